@@ -1,0 +1,239 @@
+#!/bin/bash
+# kernel-cache.sh: the reference kernel (Debian's linux-source-6.1 + integration/kernel.config),
+# unpacked once and built once per (source version, config fragment, gcc version),
+# cached outside the repository.
+#
+#   integration/kernel-cache.sh               ensure source + booted kernel, print env lines
+#   integration/kernel-cache.sh --print-env   same; progress goes to stderr, KEY=value to stdout,
+#                                             so  eval "$(integration/kernel-cache.sh --print-env)"
+#   integration/kernel-cache.sh --no-build --print-env
+#                                             print the paths only; exit 1 if not built yet
+#   integration/kernel-cache.sh --source-only unpack the source only, print env lines
+#   integration/kernel-cache.sh --key         print the cache key
+#   integration/kernel-cache.sh --status      print whether the kernel for the current key is built
+#
+#   . integration/kernel-cache.sh             defines kc_* functions only (no side effects);
+#                                             then kc_ensure_kernel && kc_export
+#
+# Environment: KPATCH_CACHE (default ~/.cache/kpatch-ng), KPATCH_KERNEL_TARBALL
+# (default /usr/src/linux-source-6.1.tar.xz), KPATCH_JOBS (default nproc).
+#
+# Layout:  $KPATCH_CACHE/src/linux-source-6.1        pristine source (never build in it)
+#          $KPATCH_CACHE/kernel/<key>/                O= build dir: vmlinux, bzImage,
+#                                                     Module.symvers, modules, kbuild tree
+#          $KPATCH_CACHE/kernel/<key>/.kpatch-ng-complete   written last
+#          $KPATCH_CACHE/kernel/<key>/build.log
+
+KC_RECIPE=1	# bump when the build steps below change: it is part of the key
+
+kc_init() {
+	KC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	KPATCH_CACHE=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
+	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+	KC_FRAGMENT=$KC_DIR/kernel.config
+	KC_JOBS=${KPATCH_JOBS:-$(nproc)}
+	KC_SRCNAME=$(basename "$KC_TARBALL" .tar.xz)
+	KSRC=$KPATCH_CACHE/src/$KC_SRCNAME
+	KC_SRC_MARKER=$KPATCH_CACHE/src/.$KC_SRCNAME.complete
+	KC_T0=${KC_T0:-$(date +%s)}
+}
+
+kc_die() { echo "kernel-cache: error: $*" >&2; exit 1; }
+kc_log() { echo "kernel-cache: [$(( $(date +%s) - KC_T0 ))s] $*" >&2; }
+
+# Identity of the source: Debian package version (when installed) + tarball size.
+kc_source_id() {
+	local ver size
+	[ -r "$KC_TARBALL" ] || kc_die "kernel source tarball $KC_TARBALL not found (run scripts/install-deps)"
+	ver=$(dpkg-query -W -f='${Version}' "$KC_SRCNAME" 2>/dev/null || echo unknown)
+	size=$(stat -c %s "$KC_TARBALL")
+	echo "$KC_SRCNAME $ver $size"
+}
+
+kc_key() {
+	[ -r "$KC_FRAGMENT" ] || kc_die "config fragment $KC_FRAGMENT not found"
+	command -v gcc >/dev/null || kc_die "gcc not found (run scripts/install-deps)"
+	{
+		echo "recipe $KC_RECIPE"
+		kc_source_id
+		cat "$KC_FRAGMENT"
+		gcc --version
+	} | sha256sum | cut -c1-16
+}
+
+kc_set_paths() {
+	KC_KEY=$(kc_key)
+	KOBJ=$KPATCH_CACHE/kernel/$KC_KEY
+	KC_MARKER=$KOBJ/.kpatch-ng-complete
+	KVMLINUX=$KOBJ/vmlinux
+	KBZIMAGE=$KOBJ/arch/x86/boot/bzImage
+	KSYMVERS=$KOBJ/Module.symvers
+	KCONFIG=$KOBJ/.config
+	KGEN_INIT_CPIO=$KOBJ/usr/gen_init_cpio
+}
+
+kc_source_pristine() {
+	local f
+	for f in .config include/config include/generated arch/x86/include/generated vmlinux; do
+		[ -e "$KSRC/$f" ] && kc_die "source tree $KSRC is not pristine ($f exists; something built in it). Reset: rm -rf '$KSRC' '$KC_SRC_MARKER'"
+	done
+	return 0
+}
+
+# Unpack the tarball once (under a lock); reuse when the marker matches the source id.
+kc_ensure_source() {
+	local id
+	id=$(kc_source_id)
+	mkdir -p "$KPATCH_CACHE/src"
+	(
+		flock -n 9 || { kc_log "waiting for another unpack of $KC_SRCNAME"; flock 9; }
+		if [ -d "$KSRC" ] && [ "$(cat "$KC_SRC_MARKER" 2>/dev/null)" = "$id" ]; then
+			exit 0
+		fi
+		kc_log "unpacking $KC_TARBALL into $KSRC"
+		rm -rf "$KSRC" "$KC_SRC_MARKER" "$KPATCH_CACHE/src/.unpack.tmp"
+		mkdir "$KPATCH_CACHE/src/.unpack.tmp"
+		tar -C "$KPATCH_CACHE/src/.unpack.tmp" -xJf "$KC_TARBALL" ||
+			kc_die "unpacking $KC_TARBALL failed"
+		[ -f "$KPATCH_CACHE/src/.unpack.tmp/$KC_SRCNAME/Makefile" ] ||
+			kc_die "$KC_TARBALL does not contain $KC_SRCNAME/Makefile"
+		mv "$KPATCH_CACHE/src/.unpack.tmp/$KC_SRCNAME" "$KSRC"
+		rmdir "$KPATCH_CACHE/src/.unpack.tmp"
+		echo "$id" > "$KC_SRC_MARKER"
+		kc_log "unpacked $(make -s -C "$KSRC" kernelversion 2>/dev/null)"
+	) 9>"$KPATCH_CACHE/src/.lock" || exit 1
+	kc_source_pristine
+}
+
+# Check every value the fragment asks for survived olddefconfig.
+kc_verify_config() {
+	local cfg=$1 line sym bad=0
+	while IFS= read -r line; do
+		case $line in
+		CONFIG_*=*)
+			grep -qxF -- "$line" "$cfg" || {
+				echo "kernel-cache: error: config: '$line' requested but .config has '$(grep -E "^(# )?${line%%=*}[= ]" "$cfg" || echo "${line%%=*} absent")'" >&2
+				bad=1
+			} ;;
+		"# CONFIG_"*" is not set")
+			sym=${line#\# }; sym=${sym%% *}
+			grep -qE "^$sym=" "$cfg" && {
+				echo "kernel-cache: error: config: $sym must be off but .config has $(grep -E "^$sym=" "$cfg")" >&2
+				bad=1
+			} ;;
+		esac
+	done < "$KC_FRAGMENT"
+	for sym in LIVEPATCH KALLSYMS_ALL DYNAMIC_FTRACE_WITH_REGS DEBUG_INFO MODULES; do
+		grep -qx "CONFIG_$sym=y" "$cfg" || {
+			echo "kernel-cache: error: config: CONFIG_$sym=y did not survive olddefconfig" >&2
+			bad=1
+		}
+	done
+	grep -qx "CONFIG_MODULE_SIG=y" "$cfg" && { echo "kernel-cache: error: config: module signing is on" >&2; bad=1; }
+	[ $bad -eq 0 ] || kc_die "config fragment $KC_FRAGMENT did not survive olddefconfig (see above; $cfg)"
+}
+
+kc_build() {
+	local log=$KOBJ/build.log t0 secs f
+	t0=$(date +%s)
+	rm -rf "$KOBJ"
+	mkdir -p "$KOBJ"
+	kc_log "building kernel $KC_KEY in $KOBJ (-j$KC_JOBS, log $log)"
+	kc_make() { make -C "$KSRC" O="$KOBJ" "$@" >>"$log" 2>&1 || {
+		tail -n 30 "$log" >&2
+		kc_die "make $* failed (full log: $log)"; }; }
+	kc_make tinyconfig
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" "$KC_FRAGMENT" >>"$log" 2>&1 ||
+		kc_die "merge_config.sh failed (log: $log)"
+	kc_make olddefconfig
+	kc_verify_config "$KOBJ/.config"
+	kc_log "config ok: LIVEPATCH KALLSYMS_ALL DYNAMIC_FTRACE_WITH_REGS DEBUG_INFO present"
+	kc_make -j"$KC_JOBS" all
+	kc_log "vmlinux, bzImage and modules built"
+	for f in "$KVMLINUX" "$KBZIMAGE" "$KSYMVERS" "$KGEN_INIT_CPIO" \
+		"$KOBJ/samples/livepatch/livepatch-sample.ko"; do
+		[ -e "$f" ] || kc_die "build finished but $f is missing (log: $log)"
+	done
+	secs=$(( $(date +%s) - t0 ))
+	{
+		echo "key=$KC_KEY"
+		echo "source=$(kc_source_id)"
+		echo "kernelrelease=$(cat "$KOBJ/include/config/kernel.release")"
+		echo "build_seconds=$secs"
+		echo "jobs=$KC_JOBS"
+		echo "date=$(date -u +%FT%TZ)"
+	} > "$KC_MARKER.tmp"
+	mv "$KC_MARKER.tmp" "$KC_MARKER"
+	kc_log "kernel build complete in ${secs}s"
+}
+
+# Build the booted kernel unless the completion marker exists (under a lock).
+kc_ensure_kernel() {
+	kc_ensure_source
+	kc_set_paths
+	mkdir -p "$KPATCH_CACHE/kernel"
+	(
+		if ! flock -n 9; then
+			kc_log "waiting for another build of kernel $KC_KEY"
+			flock 9
+		fi
+		if [ -f "$KC_MARKER" ]; then
+			kc_log "kernel $KC_KEY cached ($(grep build_seconds "$KC_MARKER"))"
+			exit 0
+		fi
+		kc_build
+	) 9>"$KPATCH_CACHE/kernel/.$KC_KEY.lock" || exit 1
+}
+
+kc_env() {
+	local v
+	for v in KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
+		printf '%s=%q\n' "$v" "${!v-}"
+	done
+}
+
+kc_export() {
+	KVER=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null || true)
+	KBUILD_SECONDS=$(sed -n 's/^build_seconds=//p' "$KC_MARKER" 2>/dev/null || true)
+	export KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS
+}
+
+kc_main() {
+	local build=1 mode=env
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--print-env|--build) ;;
+		--no-build) build=0 ;;
+		--source-only) mode=source ;;
+		--key) mode=key ;;
+		--status) mode=status ;;
+		-h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
+		*) kc_die "unknown option $1 (see --help)" ;;
+		esac
+		shift
+	done
+	kc_init
+	case $mode in
+	key) kc_key; return ;;
+	status)
+		kc_set_paths
+		if [ -f "$KC_MARKER" ]; then echo "built: $KOBJ"; cat "$KC_MARKER"; else echo "not built: $KOBJ"; return 1; fi
+		return ;;
+	source) kc_ensure_source; kc_set_paths; kc_export; kc_env; return ;;
+	esac
+	if [ $build = 1 ]; then
+		kc_ensure_kernel
+	else
+		kc_set_paths
+		[ -f "$KC_MARKER" ] || kc_die "kernel $KC_KEY not built yet ($KOBJ); run integration/kernel-cache.sh"
+	fi
+	kc_export
+	kc_env
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	set -euo pipefail
+	kc_main "$@"
+else
+	kc_init
+fi

@@ -1,0 +1,136 @@
+#!/bin/bash
+# run-guest.sh: boot a kernel under qemu (TCG) with a busybox initramfs holding guest
+# test scripts and modules, capture the serial console, and judge the KPTEST-* markers.
+#
+#   integration/run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]
+#
+#   BZIMAGE       kernel image; "cached" = the bzImage of integration/kernel-cache.sh
+#   GUEST_SCRIPT  busybox-sh script using the kp_* helpers of guest/kptest.sh
+#   options:
+#     --script T.sh      another guest script (run after the previous ones, same boot)
+#     --module M.ko      another module (same as a positional MODULE.ko)
+#     --file SRC[:DEST]  another file for the guest (default DEST /files/basename)
+#     --log FILE         console log (default: $KPATCH_CACHE/logs/<first script>.log)
+#     --timeout SECS     wall-clock bound for the whole qemu run (default 180)
+#     --mem MB           guest memory (default 512)
+#     --append ARGS      extra kernel command line
+#     --allow-warn       do not fail on kernel "WARNING:" lines
+#     --kvm              use KVM (only if a probe showed it works here; default TCG)
+#
+# Exit status: 0 every check passed and KPTEST-END was seen; 1 a check failed
+# (the first line of stderr names it: "run-guest: FAIL <test> <check>: <detail>"),
+# the kernel oopsed/panicked, the guest timed out or never printed KPTEST-END;
+# 2 bad usage or missing files.
+set -euo pipefail
+
+die() { echo "run-guest: error: $*" >&2; exit 2; }
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+scripts=() modules=() files=()
+log= tmo=180 mem=512 append= allow_warn=0 accel=tcg kernel=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--script) scripts+=("${2:?}"); shift ;;
+	--module) modules+=("${2:?}"); shift ;;
+	--file) files+=("${2:?}"); shift ;;
+	--log) log=${2:?}; shift ;;
+	--timeout) tmo=${2:?}; shift ;;
+	--mem) mem=${2:?}; shift ;;
+	--append) append=${2?}; shift ;;
+	--allow-warn) allow_warn=1 ;;
+	--kvm) accel=kvm ;;
+	-h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
+	-*) die "unknown option $1 (see --help)" ;;
+	*)
+		if [ -z "$kernel" ]; then kernel=$1
+		elif [ ${#scripts[@]} -eq 0 ]; then scripts+=("$1")
+		else modules+=("$1"); fi ;;
+	esac
+	shift
+done
+[ -n "$kernel" ] && [ ${#scripts[@]} -gt 0 ] || die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
+case $tmo in ''|*[!0-9]*) die "--timeout needs whole seconds" ;; esac
+
+if [ "$kernel" = cached ]; then
+	eval "$("$HERE/kernel-cache.sh" --no-build --print-env)" ||
+		die "no cached kernel: run integration/kernel-cache.sh first"
+	kernel=$KBZIMAGE
+fi
+[ -f "$kernel" ] || die "kernel image $kernel not found"
+command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (run scripts/install-deps)"
+
+name=$(basename "${scripts[0]}" .sh)
+if [ -z "$log" ]; then
+	eval "$("$HERE/kernel-cache.sh" --no-build --print-env 2>/dev/null || true)"
+	log=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/logs/$name.log
+fi
+mkdir -p "$(dirname "$log")"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/kpatch-guest.XXXXXX")
+qpid=
+cleanup() {
+	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+args=(-o "$work/initramfs.cpio")
+for s in "${scripts[@]}"; do args+=(--script "$s"); done
+for m in ${modules[@]+"${modules[@]}"}; do args+=(--module "$m"); done
+for f in ${files[@]+"${files[@]}"}; do args+=(--file "$f"); done
+"$HERE/guest/mkinitramfs.sh" "${args[@]}" || die "building the initramfs failed"
+
+cmdline="console=ttyS0 printk.devkmsg=on panic=-1 oops=panic $append"
+t0=$(date +%s.%N)
+set +e
+timeout -k 5 "$tmo" qemu-system-x86_64 -accel "$accel" -m "$mem" -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$work/initramfs.cpio" -append "$cmdline" \
+	</dev/null >"$log.raw" 2>&1 &
+qpid=$!
+wait $qpid
+rc=$?
+qpid=
+set -e
+t1=$(date +%s.%N)
+tr -d '\r' < "$log.raw" > "$log"
+rm -f "$log.raw"
+wall=$(echo "$t1 - $t0" | bc)
+
+markers=$(grep -o 'KPTEST-[A-Z]*.*' "$log" || true)
+boot=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | head -1)
+npass=$(echo "$markers" | grep -c '^KPTEST-PASS ' || true)
+fails=$(echo "$markers" | grep '^KPTEST-FAIL ' || true)
+kbad=$(grep -E 'Kernel panic|BUG: |Oops|general protection fault|Call Trace:' "$log" | head -3 || true)
+[ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" | head -3 || true)
+
+summary="(boot to /init ${boot:-?}s guest time, run ${wall%.*}s wall, log $log)"
+if [ -n "$fails" ]; then
+	echo "$fails" | while IFS= read -r l; do echo "run-guest: FAIL ${l#KPTEST-FAIL }" >&2; done
+	echo "run-guest: $name: $(echo "$fails" | wc -l) check(s) failed, $npass passed $summary" >&2
+	exit 1
+fi
+if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+	echo "run-guest: FAIL $name boot: guest timed out after ${tmo}s; last console lines:" >&2
+	tail -n 15 "$log" | sed 's/^/    /' >&2
+	echo "run-guest: $summary" >&2
+	exit 1
+fi
+if [ -n "$kbad" ]; then
+	echo "run-guest: FAIL $name kernel: $(echo "$kbad" | head -1)" >&2
+	echo "$kbad" | sed 's/^/    /' >&2
+	echo "run-guest: $summary" >&2
+	exit 1
+fi
+if ! echo "$markers" | grep -q '^KPTEST-END '; then
+	echo "run-guest: FAIL $name end: no KPTEST-END marker (qemu exit $rc); last console lines:" >&2
+	tail -n 15 "$log" | sed 's/^/    /' >&2
+	echo "run-guest: $summary" >&2
+	exit 1
+fi
+if [ $rc -ne 0 ]; then
+	echo "run-guest: FAIL $name qemu: exited with status $rc; last lines:" >&2
+	tail -n 5 "$log" | sed 's/^/    /' >&2
+	exit 1
+fi
+echo "run-guest: PASS $name: $npass checks passed $summary"
