@@ -5,7 +5,7 @@
 #   integration/guest/mkinitramfs.sh [-o OUT.cpio] [--script T.sh]... [--module M.ko]...
 #                                    [--file SRC[:DEST]]...
 #
-#   --script T.sh    guest test script -> /tests/NN-T.sh (run in the given order; the
+#   --script T.sh    guest test script -> /tests/NNN-T.sh (run in the given order; the
 #                    test's name, KP_NAME, is T)
 #   --module M.ko    -> /modules/M.ko   (kp_insmod CHECK M)
 #   --file SRC[:DEST]  any other file (e.g. a static helper binary) -> DEST
@@ -64,7 +64,7 @@ trap 'rm -f "$list"' EXIT
 	echo "slink /bin/sh busybox 0777 0 0"
 	echo "file /init $HERE/init 0755 0 0"
 	echo "file /lib/kptest.sh $HERE/kptest.sh 0644 0 0"
-	n=10
+	n=100
 	for s in "${scripts[@]}"; do
 		[ -f "$s" ] || die "guest script $s not found"
 		echo "file /tests/$n-$(basename "$s" .sh).sh $(abs "$s") 0755 0 0"
