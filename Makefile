@@ -1,0 +1,69 @@
+# Top-level build. `make` builds every tool; `make check` runs every test with
+# ASan+UBSan builds of the tools; `make bench`, `make demo`, `make integration`.
+CC	?= gcc
+PREFIX	?= /usr/local
+VARIANT	?= release
+B	:= build/$(VARIANT)
+
+CFLAGS_COMMON := -std=gnu11 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+		 -I. -D_GNU_SOURCE -MMD -MP
+ifeq ($(VARIANT),asan)
+CFLAGS_V := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+LDFLAGS_V := -fsanitize=address,undefined
+else
+CFLAGS_V := -O2
+endif
+LDLIBS	:= -lelf
+
+LIB_SRCS  := $(wildcard lib/*.c) $(wildcard arch/*.c) $(wildcard arch/*/*.c)
+CDO_SRCS  := $(wildcard create-diff-object/*.c)
+KLPC_SRCS := $(wildcard klp-convert/*.c)
+TOOLS	  := create-diff-object klp-convert
+
+obj = $(patsubst %.c,$(B)/%.o,$(1))
+
+.PHONY: all tools check bench install clean deps demo integration
+all: tools
+	@for t in $(TOOLS); do \
+		if [ -e $(B)/$$t ]; then cp -f $(B)/$$t $$t/$$t; fi; done
+
+tools: $(B)/create-diff-object $(if $(KLPC_SRCS),$(B)/klp-convert)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) -c -o $@ $<
+
+$(B)/libkp.a: $(call obj,$(LIB_SRCS))
+	$(AR) rcs $@ $^
+
+$(B)/create-diff-object: $(call obj,$(CDO_SRCS)) $(B)/libkp.a
+	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/klp-convert: $(call obj,$(KLPC_SRCS)) $(B)/libkp.a
+	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+deps:
+	@scripts/install-deps
+
+check: deps all
+	@$(MAKE) --no-print-directory VARIANT=asan tools
+	@test/run-all.sh
+
+bench: deps all
+	@test/bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/kpatch-ng
+	install -m 755 create-diff-object/create-diff-object $(DESTDIR)$(PREFIX)/bin/
+	if [ -e klp-convert/klp-convert ]; then \
+		install -m 755 klp-convert/klp-convert $(DESTDIR)$(PREFIX)/bin/; fi
+	if [ -e kpatch-build/kpatch-build ]; then \
+		install -m 755 kpatch-build/kpatch-build $(DESTDIR)$(PREFIX)/bin/; fi
+	cp -r kmod $(DESTDIR)$(PREFIX)/share/kpatch-ng/
+
+clean:
+	rm -rf build $(foreach t,$(TOOLS),$(t)/$(t))
+
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(CDO_SRCS) $(KLPC_SRCS)))
+-include integration/integration.mk

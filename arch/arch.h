@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Everything the tools need to know about one architecture, behind one
+ * small ops table: relocation types and widths, the ftrace call every
+ * patchable function starts with, the layouts of the kernel's special
+ * sections, and the instruction knowledge used to recognise a change that
+ * is only a shifted __LINE__. Generic code asks arch_get() and never looks
+ * at e_machine itself.
+ */
+#ifndef KP_ARCH_H
+#define KP_ARCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/elf.h"
+
+/* How the entries of a special section are tied to the code they describe. */
+struct special_section {
+	const char *name;
+	const char *size_env;	/* env var holding the entry size, or NULL */
+	unsigned int size;	/* fixed entry size when size_env is NULL */
+	unsigned int owner_off;	/* entry offset of the relocation to code */
+	/*
+	 * Entries of a section without relocations that parallels another
+	 * one entry for entry (.orc_unwind follows .orc_unwind_ip).
+	 */
+	const char *companion;
+	/* range in an entry that may differ without meaning a change */
+	unsigned int ignore_off, ignore_len;
+};
+
+struct arch {
+	const char *name;
+	uint16_t machine;
+	unsigned int r_abs64;		/* absolute 64-bit reference */
+	unsigned int r_pc32;		/* 32-bit PC-relative reference */
+	unsigned int r_none;
+	const char *fentry;		/* the ftrace entry symbol */
+	const struct special_section *special;	/* NULL-name terminated */
+	/* bytes the relocated field covers; 0 for an unknown type */
+	unsigned int (*reloc_size)(unsigned int type);
+	bool (*reloc_is_pcrel)(unsigned int type);
+	/*
+	 * Offset inside the target that relocation @r in section @sec points
+	 * at, given its addend (PC-relative code references are biased by
+	 * the distance to the end of the instruction).
+	 */
+	int64_t (*reloc_target)(const struct section *sec,
+				const struct reloc *r);
+	/* Offset of the ftrace call relocation in @func, or -1 if none. */
+	long (*ftrace_call_offset)(const struct symbol *func);
+	/*
+	 * True when code @a and @b (same length) differ only in immediates
+	 * that feed a call to one of @line_funcs (a __LINE__ argument).
+	 * @is_line_call(ctx, offset) says whether a call at offset of @b
+	 * targets such a function.
+	 */
+	bool (*line_only_change)(const unsigned char *a, const unsigned char *b,
+				 size_t len,
+				 bool (*is_line_call)(void *ctx, size_t off),
+				 void *ctx);
+};
+
+/* The ops for @elf's machine; exits with a clear error for others. */
+const struct arch *arch_get(const struct elf *elf);
+
+/* Look up a special section description by section name. */
+const struct special_section *arch_special(const struct arch *arch,
+					   const char *name);
+
+#endif

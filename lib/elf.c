@@ -1,0 +1,666 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading an object into the model. Every index and offset found in the
+ * file is checked before use: a corrupted or truncated object gets one
+ * clear error and exit status 1, never a crash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "elf.h"
+#include "util.h"
+
+#define bad(elf, fmt, ...) \
+	die(EXIT_BADINPUT, "%s: " fmt, (elf)->path, ##__VA_ARGS__)
+
+static uint32_t sym_off_key(const struct section *sec, uint64_t offset)
+{
+	return hash_u64((uint64_t)(uintptr_t)sec * 31 + offset);
+}
+
+static void index_symbol(struct elf *elf, struct symbol *sym)
+{
+	htable_add(&elf->sym_name_hash, &sym->name_hash, hash_str(sym->name));
+	if (sym->sec) {
+		list_add_tail(&sym->sec_list, &sym->sec->symbols);
+		htable_add(&elf->sym_off_hash, &sym->off_hash,
+			   sym_off_key(sym->sec, sym->offset));
+	} else {
+		INIT_LIST_HEAD(&sym->sec_list);
+	}
+}
+
+static void unindex_symbol(struct elf *elf, struct symbol *sym)
+{
+	htable_del(&elf->sym_name_hash, &sym->name_hash);
+	if (sym->sec) {
+		list_del(&sym->sec_list);
+		htable_del(&elf->sym_off_hash, &sym->off_hash);
+	}
+}
+
+static struct section *new_section(struct elf *elf, const char *name)
+{
+	struct section *sec = xcalloc(1, sizeof(*sec));
+
+	sec->elf = elf;
+	sec->name = xstrdup(name);
+	INIT_LIST_HEAD(&sec->relocs);
+	INIT_LIST_HEAD(&sec->symbols);
+	list_add_tail(&sec->list, &elf->sections);
+	htable_add(&elf->sec_name_hash, &sec->name_hash, hash_str(name));
+	elf->nr_sections++;
+	return sec;
+}
+
+static void read_ehdr(struct elf *elf, Elf *e)
+{
+	const char *id;
+	size_t n;
+
+	if (elf_kind(e) != ELF_K_ELF)
+		bad(elf, "not an ELF object");
+	id = elf_getident(e, &n);
+	if (!id || n < EI_NIDENT)
+		bad(elf, "truncated ELF header");
+	if (id[EI_CLASS] != ELFCLASS64)
+		bad(elf, "not a 64-bit ELF object (wrong machine?)");
+	if (id[EI_DATA] != ELFDATA2LSB)
+		bad(elf, "big-endian objects are not supported");
+	if (!gelf_getehdr(e, &elf->ehdr))
+		bad(elf, "bad ELF header: %s", elf_errmsg(-1));
+	if (elf->ehdr.e_type != ET_REL)
+		bad(elf, "not a relocatable object (ELF type %u)",
+		    elf->ehdr.e_type);
+}
+
+static void read_section_data(struct elf *elf, Elf_Scn *scn,
+			      struct section *sec)
+{
+	Elf_Data *d;
+
+	sec->size = sec->sh.sh_size;
+	if (sec->sh.sh_type == SHT_NOBITS || !sec->size)
+		return;
+	d = elf_rawdata(scn, NULL);
+	if (!d || d->d_size != sec->sh.sh_size || !d->d_buf)
+		bad(elf, "section %s: truncated or unreadable contents",
+		    sec->name);
+	sec->data = xmalloc(sec->size);
+	memcpy(sec->data, d->d_buf, sec->size);
+}
+
+static void read_sections(struct elf *elf, Elf *e)
+{
+	size_t nsec, shstrndx, i;
+
+	if (elf_getshdrnum(e, &nsec) || elf_getshdrstrndx(e, &shstrndx))
+		bad(elf, "bad section headers: %s", elf_errmsg(-1));
+	if (!nsec || shstrndx >= nsec)
+		bad(elf, "no section name table");
+	elf->sec_by_index = xcalloc(nsec, sizeof(*elf->sec_by_index));
+	elf->nr_sec_index = nsec;
+	for (i = 1; i < nsec; i++) {
+		Elf_Scn *scn = elf_getscn(e, i);
+		GElf_Shdr sh;
+		const char *name;
+		struct section *sec;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			bad(elf, "bad section header %zu", i);
+		name = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!name)
+			bad(elf, "section %zu: bad name offset", i);
+		if (sh.sh_type == SHT_GROUP)
+			continue;
+		if (sh.sh_type == SHT_REL)
+			bad(elf, "section %s: REL relocations are not supported",
+			    name);
+		sec = new_section(elf, name);
+		sec->sh = sh;
+		sec->index = i;
+		elf->sec_by_index[i] = sec;
+		read_section_data(elf, scn, sec);
+		if (sh.sh_type == SHT_SYMTAB) {
+			if (elf->symtab)
+				bad(elf, "more than one symbol table");
+			elf->symtab = sec;
+		}
+		if (i == shstrndx)
+			elf->shstrtab = sec;
+	}
+	if (!elf->symtab)
+		bad(elf, "no symbol table (stripped object?)");
+}
+
+/* sh_link / sh_info as section pointers, checked. */
+static void link_sections(struct elf *elf)
+{
+	struct section *sec;
+
+	for_each_sec(elf, sec) {
+		unsigned int l = sec->sh.sh_link, inf = sec->sh.sh_info;
+
+		if (l) {
+			if (l >= elf->nr_sec_index || !elf->sec_by_index[l])
+				bad(elf, "section %s: bad sh_link %u",
+				    sec->name, l);
+			sec->link = elf->sec_by_index[l];
+		}
+		if (!is_rela_section(sec))
+			continue;
+		if (sec->link != elf->symtab)
+			bad(elf, "section %s: relocations not against the symbol table",
+			    sec->name);
+		if (!inf || inf >= elf->nr_sec_index || !elf->sec_by_index[inf] ||
+		    is_rela_section(elf->sec_by_index[inf]))
+			bad(elf, "section %s: bad target section %u",
+			    sec->name, inf);
+		sec->base = elf->sec_by_index[inf];
+		if (sec->base->rela)
+			bad(elf, "section %s: two relocation sections",
+			    sec->base->name);
+		sec->base->rela = sec;
+	}
+	if (!elf->symtab->link || elf->symtab->link->sh.sh_type != SHT_STRTAB)
+		bad(elf, "symbol table without string table");
+	elf->strtab = elf->symtab->link;
+}
+
+static const char *strtab_name(struct elf *elf, struct section *strtab,
+			       uint64_t off)
+{
+	const char *s = (const char *)strtab->data;
+
+	if (!s || off >= strtab->size || !memchr(s + off, 0, strtab->size - off))
+		bad(elf, "%s: bad name offset %lu", strtab->name,
+		    (unsigned long)off);
+	return s + off;
+}
+
+static Elf_Data *find_xindex(struct elf *elf, Elf *e)
+{
+	struct section *sec;
+
+	for_each_sec(elf, sec)
+		if (sec->sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sec->link == elf->symtab)
+			return elf_getdata(elf_getscn(e, sec->index), NULL);
+	return NULL;
+}
+
+static void place_symbol(struct elf *elf, struct symbol *sym, unsigned int shndx)
+{
+	struct section *sec;
+
+	sym->shndx = shndx;
+	if (shndx == SHN_UNDEF || (shndx >= SHN_LORESERVE && shndx <= SHN_HIRESERVE))
+		return;
+	if (shndx >= elf->nr_sec_index)
+		bad(elf, "symbol %s: bad section index %u", sym->name, shndx);
+	sec = elf->sec_by_index[shndx];
+	if (!sec) {
+		/* a section group: its signature symbol is of no use to us */
+		sym->shndx = SHN_UNDEF;
+		return;
+	}
+	if (sym->type != STT_SECTION && sec->sh.sh_type != SHT_NOBITS &&
+	    (sym->offset > sec->size || sym->size > sec->size - sym->offset))
+		bad(elf, "symbol %s extends past section %s", sym->name,
+		    sec->name);
+	sym->sec = sec;
+	if (sym->type == STT_SECTION && !sec->secsym)
+		sec->secsym = sym;
+}
+
+static void read_symbols(struct elf *elf, Elf *e)
+{
+	struct section *st = elf->symtab;
+	Elf_Data *d = elf_getdata(elf_getscn(e, st->index), NULL);
+	Elf_Data *xd = find_xindex(elf, e);
+	size_t n, i;
+
+	if (st->sh.sh_entsize != sizeof(Elf64_Sym) || !d)
+		bad(elf, "bad symbol table");
+	n = d->d_size / sizeof(Elf64_Sym);
+	if (st->sh.sh_info > n)
+		bad(elf, "bad symbol table: sh_info %u past %zu symbols",
+		    (unsigned int)st->sh.sh_info, n);
+	elf->sym_by_index = xcalloc(n ? n : 1, sizeof(*elf->sym_by_index));
+	elf->nr_sym_index = n;
+	for (i = 1; i < n; i++) {
+		struct symbol *sym = xcalloc(1, sizeof(*sym));
+		GElf_Sym s;
+		Elf32_Word xndx = 0;
+		unsigned int shndx;
+
+		if (!gelf_getsymshndx(d, xd, i, &s, &xndx))
+			bad(elf, "bad symbol %zu", i);
+		sym->elf = elf;
+		sym->index = i;
+		sym->name = xstrdup(strtab_name(elf, elf->strtab, s.st_name));
+		sym->bind = GELF_ST_BIND(s.st_info);
+		sym->type = GELF_ST_TYPE(s.st_info);
+		sym->other = s.st_other;
+		sym->offset = s.st_value;
+		sym->size = s.st_size;
+		shndx = s.st_shndx == SHN_XINDEX ? xndx : s.st_shndx;
+		place_symbol(elf, sym, shndx);
+		if (sym->type == STT_SECTION && sym->sec && !sym->name[0]) {
+			free(sym->name);
+			sym->name = xstrdup(sym->sec->name);
+		}
+		list_add_tail(&sym->list, &elf->symbols);
+		elf->sym_by_index[i] = sym;
+		elf->nr_symbols++;
+		index_symbol(elf, sym);
+	}
+}
+
+static void read_relocs(struct elf *elf, struct section *rela)
+{
+	size_t n, i;
+
+	if (rela->sh.sh_entsize != sizeof(Elf64_Rela) ||
+	    rela->size % sizeof(Elf64_Rela))
+		bad(elf, "section %s: bad relocation entry size", rela->name);
+	n = rela->size / sizeof(Elf64_Rela);
+	for (i = 0; i < n; i++) {
+		Elf64_Rela r;
+		unsigned int symi;
+		struct reloc *reloc;
+
+		memcpy(&r, rela->data + i * sizeof(r), sizeof(r));
+		symi = GELF_R_SYM(r.r_info);
+		if (!symi || symi >= elf->nr_sym_index)
+			bad(elf, "section %s: relocation %zu: bad symbol index %u",
+			    rela->name, i, symi);
+		if (rela->base->sh.sh_type != SHT_NOBITS &&
+		    r.r_offset >= rela->base->size)
+			bad(elf, "section %s: relocation %zu: offset 0x%lx past section end",
+			    rela->name, i, (unsigned long)r.r_offset);
+		reloc = elf_add_reloc(elf, rela->base, r.r_offset,
+				      elf->sym_by_index[symi],
+				      GELF_R_TYPE(r.r_info), r.r_addend);
+		(void)reloc;
+	}
+	free(rela->data);
+	rela->data = NULL;
+}
+
+struct elf *elf_open(const char *path)
+{
+	struct elf *elf = xcalloc(1, sizeof(*elf));
+	struct section *sec;
+	Elf *e;
+	int fd;
+
+	elf->path = xstrdup(path);
+	INIT_LIST_HEAD(&elf->sections);
+	INIT_LIST_HEAD(&elf->symbols);
+	htable_init(&elf->sec_name_hash);
+	htable_init(&elf->sym_name_hash);
+	htable_init(&elf->sym_off_hash);
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		bad(elf, "cannot open: %s", strerror(errno));
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e)
+		bad(elf, "cannot read ELF: %s", elf_errmsg(-1));
+	read_ehdr(elf, e);
+	read_sections(elf, e);
+	link_sections(elf);
+	read_symbols(elf, e);
+	for_each_sec(elf, sec)
+		if (is_rela_section(sec))
+			read_relocs(elf, sec);
+	elf_end(e);
+	close(fd);
+	return elf;
+}
+
+/* ---- lookups ---- */
+
+struct section *find_section_by_name(const struct elf *elf, const char *name)
+{
+	struct section *sec;
+
+	htable_for_each(&elf->sec_name_hash, sec, name_hash, hash_str(name))
+		if (!strcmp(sec->name, name))
+			return sec;
+	return NULL;
+}
+
+struct section *find_section_by_index(const struct elf *elf, unsigned int idx)
+{
+	return idx < elf->nr_sec_index ? elf->sec_by_index[idx] : NULL;
+}
+
+struct symbol *find_symbol_by_name(const struct elf *elf, const char *name)
+{
+	struct symbol *sym;
+
+	for_each_sym_named(elf, sym, name)
+		return sym;
+	return NULL;
+}
+
+struct symbol *find_symbol_by_index(const struct elf *elf, unsigned int idx)
+{
+	return idx < elf->nr_sym_index ? elf->sym_by_index[idx] : NULL;
+}
+
+struct symbol *find_symbol_at(const struct section *sec, uint64_t offset)
+{
+	struct symbol *sym, *best = NULL;
+
+	htable_for_each(&sec->elf->sym_off_hash, sym, off_hash,
+			sym_off_key(sec, offset)) {
+		if (sym->sec != sec || sym->offset != offset ||
+		    sym->type == STT_SECTION)
+			continue;
+		if (!best || (sym->type == STT_FUNC && best->type != STT_FUNC) ||
+		    (sym->size && !best->size))
+			best = sym;
+	}
+	return best;
+}
+
+struct symbol *find_symbol_containing(const struct section *sec,
+				      uint64_t offset)
+{
+	struct symbol *sym;
+
+	list_for_each_entry(sym, &sec->symbols, sec_list)
+		if ((sym->type == STT_FUNC || sym->type == STT_OBJECT) &&
+		    offset >= sym->offset && offset < sym->offset + sym->size)
+			return sym;
+	return NULL;
+}
+
+struct reloc *find_reloc_at(const struct section *sec, uint64_t offset)
+{
+	struct reloc *r;
+
+	htable_for_each(&sec->reloc_hash, r, off_hash, hash_u64(offset))
+		if (r->offset == offset)
+			return r;
+	return NULL;
+}
+
+struct reloc *find_reloc_in_range(const struct section *sec, uint64_t offset,
+				  uint64_t len)
+{
+	struct reloc *r, *best = NULL;
+	uint64_t o;
+
+	if (!sec->rela)
+		return NULL;
+	if (len > 64) {
+		for_each_reloc(sec->rela, r)
+			if (r->offset >= offset && r->offset < offset + len &&
+			    (!best || r->offset < best->offset))
+				best = r;
+		return best;
+	}
+	for (o = offset; o < offset + len; o++) {
+		r = find_reloc_at(sec, o);
+		if (r)
+			return r;
+	}
+	return NULL;
+}
+
+/* ---- mutation ---- */
+
+struct section *elf_create_section(struct elf *elf, const char *name,
+				   unsigned int type, uint64_t flags,
+				   uint64_t entsize, uint64_t align,
+				   size_t size)
+{
+	struct section *sec = new_section(elf, name);
+
+	sec->sh.sh_type = type;
+	sec->sh.sh_flags = flags;
+	sec->sh.sh_entsize = entsize;
+	sec->sh.sh_addralign = align ? align : 1;
+	sec->sh.sh_size = size;
+	sec->size = size;
+	if (type != SHT_NOBITS && size)
+		sec->data = xcalloc(1, size);
+	return sec;
+}
+
+struct section *elf_rela_section(struct elf *elf, struct section *base)
+{
+	struct section *rela;
+	char *name;
+
+	if (base->rela)
+		return base->rela;
+	name = xasprintf(".rela%s", base->name);
+	rela = elf_create_section(elf, name, SHT_RELA, SHF_INFO_LINK,
+				  sizeof(Elf64_Rela), 8, 0);
+	free(name);
+	rela->base = base;
+	rela->link = elf->symtab;
+	base->rela = rela;
+	return rela;
+}
+
+uint64_t elf_section_append(struct section *sec, const void *data,
+			    size_t len, uint64_t align)
+{
+	uint64_t off = sec->size;
+
+	if (align > 1)
+		off = (off + align - 1) & ~(align - 1);
+	if (align > sec->sh.sh_addralign)
+		sec->sh.sh_addralign = align;
+	if (sec->sh.sh_type != SHT_NOBITS) {
+		sec->data = xrealloc(sec->data, off + len);
+		memset(sec->data + sec->size, 0, off - sec->size);
+		if (data)
+			memcpy(sec->data + off, data, len);
+		else
+			memset(sec->data + off, 0, len);
+	}
+	sec->size = off + len;
+	sec->sh.sh_size = sec->size;
+	return off;
+}
+
+struct symbol *elf_create_symbol(struct elf *elf, const char *name,
+				 struct section *sec, uint64_t offset,
+				 uint64_t size, unsigned char bind,
+				 unsigned char type)
+{
+	struct symbol *sym = xcalloc(1, sizeof(*sym));
+
+	sym->elf = elf;
+	sym->name = xstrdup(name);
+	sym->sec = sec;
+	sym->shndx = SHN_UNDEF;
+	sym->offset = offset;
+	sym->size = size;
+	sym->bind = bind;
+	sym->type = type;
+	list_add_tail(&sym->list, &elf->symbols);
+	elf->nr_symbols++;
+	index_symbol(elf, sym);
+	if (type == STT_SECTION && sec && !sec->secsym)
+		sec->secsym = sym;
+	return sym;
+}
+
+struct symbol *elf_section_symbol(struct elf *elf, struct section *sec)
+{
+	if (!sec->secsym)
+		elf_create_symbol(elf, sec->name, sec, 0, 0, STB_LOCAL,
+				  STT_SECTION);
+	return sec->secsym;
+}
+
+struct reloc *elf_add_reloc(struct elf *elf, struct section *base,
+			    uint64_t offset, struct symbol *sym,
+			    unsigned int type, int64_t addend)
+{
+	struct reloc *r = xcalloc(1, sizeof(*r));
+
+	r->rela = elf_rela_section(elf, base);
+	r->sym = sym;
+	r->offset = offset;
+	r->type = type;
+	r->addend = addend;
+	list_add_tail(&r->list, &r->rela->relocs);
+	htable_add(&base->reloc_hash, &r->off_hash, hash_u64(offset));
+	return r;
+}
+
+void elf_remove_reloc(struct reloc *r)
+{
+	list_del(&r->list);
+	htable_del(&r->rela->base->reloc_hash, &r->off_hash);
+	free(r);
+}
+
+void elf_move_reloc(struct reloc *r, struct section *rela)
+{
+	list_del(&r->list);
+	htable_del(&r->rela->base->reloc_hash, &r->off_hash);
+	r->rela = rela;
+	list_add_tail(&r->list, &rela->relocs);
+	htable_add(&rela->base->reloc_hash, &r->off_hash, hash_u64(r->offset));
+}
+
+void elf_rename_symbol(struct symbol *sym, const char *name)
+{
+	char *n = xstrdup(name);
+
+	htable_del(&sym->elf->sym_name_hash, &sym->name_hash);
+	free(sym->name);
+	sym->name = n;
+	htable_add(&sym->elf->sym_name_hash, &sym->name_hash, hash_str(n));
+}
+
+void elf_rename_section(struct section *sec, const char *name)
+{
+	char *n = xstrdup(name);
+
+	htable_del(&sec->elf->sec_name_hash, &sec->name_hash);
+	free(sec->name);
+	sec->name = n;
+	htable_add(&sec->elf->sec_name_hash, &sec->name_hash, hash_str(n));
+}
+
+void elf_undefine_symbol(struct symbol *sym)
+{
+	if (sym->sec) {
+		if (sym->sec->secsym == sym)
+			sym->sec->secsym = NULL;
+		list_del(&sym->sec_list);
+		htable_del(&sym->elf->sym_off_hash, &sym->off_hash);
+	}
+	sym->sec = NULL;
+	sym->shndx = SHN_UNDEF;
+	sym->offset = 0;
+	sym->size = 0;
+}
+
+void elf_remove_symbol(struct symbol *sym)
+{
+	struct elf *elf = sym->elf;
+
+	if (sym->sec && sym->sec->secsym == sym)
+		sym->sec->secsym = NULL;
+	unindex_symbol(elf, sym);
+	list_del(&sym->list);
+	elf->nr_symbols--;
+	if (sym->index < elf->nr_sym_index &&
+	    elf->sym_by_index[sym->index] == sym)
+		elf->sym_by_index[sym->index] = NULL;
+	free(sym->name);
+	free(sym);
+}
+
+static void free_section(struct section *sec)
+{
+	struct elf *elf = sec->elf;
+
+	if (sec->index < elf->nr_sec_index &&
+	    elf->sec_by_index[sec->index] == sec)
+		elf->sec_by_index[sec->index] = NULL;
+	htable_free(&sec->reloc_hash);
+	free(sec->data);
+	free(sec->name);
+	free(sec);
+}
+
+void elf_remove_section(struct section *sec)
+{
+	struct elf *elf = sec->elf;
+	struct section *rela = sec->rela;
+	struct reloc *r, *t;
+
+	if (rela) {
+		for_each_reloc_safe(rela, r, t)
+			elf_remove_reloc(r);
+		htable_del(&elf->sec_name_hash, &rela->name_hash);
+		list_del(&rela->list);
+		elf->nr_sections--;
+		free_section(rela);
+	}
+	if (sec->base) {
+		for_each_reloc_safe(sec, r, t)
+			elf_remove_reloc(r);
+		sec->base->rela = NULL;
+	}
+	while (!list_empty(&sec->symbols)) {
+		struct symbol *sym = list_entry(sec->symbols.next,
+						struct symbol, sec_list);
+		elf_undefine_symbol(sym);
+	}
+	htable_del(&elf->sec_name_hash, &sec->name_hash);
+	list_del(&sec->list);
+	elf->nr_sections--;
+	free_section(sec);
+}
+
+void elf_move_section_after(struct section *sec, struct section *after)
+{
+	list_del(&sec->list);
+	list_add_tail(&sec->list, after->list.next);
+}
+
+void elf_close(struct elf *elf)
+{
+	struct section *sec, *ts;
+	struct symbol *sym, *tsym;
+
+	if (!elf)
+		return;
+	list_for_each_entry_safe(sec, ts, &elf->sections, list) {
+		struct reloc *r, *tr;
+
+		if (is_rela_section(sec))
+			list_for_each_entry_safe(r, tr, &sec->relocs, list)
+				free(r);
+	}
+	list_for_each_entry_safe(sec, ts, &elf->sections, list)
+		free_section(sec);
+	list_for_each_entry_safe(sym, tsym, &elf->symbols, list) {
+		free(sym->name);
+		free(sym);
+	}
+	htable_free(&elf->sec_name_hash);
+	htable_free(&elf->sym_name_hash);
+	htable_free(&elf->sym_off_hash);
+	free(elf->sec_by_index);
+	free(elf->sym_by_index);
+	free(elf->path);
+	free(elf);
+}

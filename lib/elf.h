@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The ELF model every tool of the project shares: a relocatable object read
+ * with libelf into sections, symbols and relocations, indexed with hash
+ * tables (by name, by index, by section+offset), mutated in memory and
+ * written back as a new, valid object.
+ *
+ * Only 64-bit little-endian ET_REL objects with RELA relocations are
+ * modelled: that covers x86_64, aarch64 and ppc64le kernel objects and
+ * modules. Section groups are dropped on read (they only matter for
+ * deduplication in a final link, which patch objects never need).
+ *
+ * The model owns all of its memory: names and section contents are copied
+ * on read, so the file is closed once elf_open() returns.
+ */
+#ifndef KP_ELF_H
+#define KP_ELF_H
+
+#include <gelf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "hash.h"
+#include "list.h"
+
+#ifndef SHN_LIVEPATCH
+#define SHN_LIVEPATCH		0xff20
+#endif
+#ifndef SHF_RELA_LIVEPATCH
+#define SHF_RELA_LIVEPATCH	0x00100000
+#endif
+
+/* Differ bookkeeping shared by sections and symbols. */
+enum status {
+	SAME = 0,
+	CHANGED,
+	NEW,
+};
+
+struct elf;
+struct symbol;
+
+struct section {
+	struct list_head list;		/* elf->sections, output order */
+	struct hnode name_hash;
+	struct elf *elf;
+	char *name;
+	GElf_Shdr sh;			/* sh_size tracks size for NOBITS */
+	unsigned int index;		/* index in the file read, or written */
+	unsigned char *data;		/* owned contents; NULL for NOBITS */
+	size_t size;
+
+	struct section *link;		/* sh_link as a section, if any */
+	struct section *base;		/* rela: the section it relocates */
+	struct section *rela;		/* non-rela: its relocation section */
+	struct list_head relocs;	/* rela: struct reloc, file order */
+	struct htable reloc_hash;	/* non-rela: relocs by offset */
+	struct symbol *secsym;		/* the STT_SECTION symbol, if any */
+	struct list_head symbols;	/* symbols defined in this section */
+
+	/* for the tools' passes */
+	struct section *twin;
+	enum status status;
+	bool include;
+	bool ignore;
+	void *priv;
+};
+
+struct symbol {
+	struct list_head list;		/* elf->symbols, symtab order */
+	struct list_head sec_list;	/* sec->symbols */
+	struct hnode name_hash;
+	struct hnode off_hash;		/* elf->sym_off_hash by sec+offset */
+	struct elf *elf;
+	char *name;
+	unsigned int index;		/* symtab index, file read or written */
+	unsigned char bind, type, other;
+	uint16_t shndx;			/* st_shndx when sec is NULL */
+	struct section *sec;		/* defining section, or NULL */
+	uint64_t offset;		/* st_value */
+	uint64_t size;
+
+	/* for the tools' passes */
+	struct symbol *twin;
+	struct symbol *parent;		/* .cold/.part piece: its main function */
+	enum status status;
+	bool include;
+	bool strip;
+	void *priv;
+};
+
+struct reloc {
+	struct list_head list;		/* rela->relocs */
+	struct hnode off_hash;		/* base->reloc_hash */
+	struct section *rela;
+	struct symbol *sym;
+	uint64_t offset;
+	int64_t addend;
+	unsigned int type;
+	bool include;
+};
+
+struct elf {
+	char *path;
+	GElf_Ehdr ehdr;
+	struct list_head sections;
+	struct list_head symbols;
+	struct htable sec_name_hash;
+	struct htable sym_name_hash;
+	struct htable sym_off_hash;
+	struct section **sec_by_index;	/* as read; NULL holes for groups */
+	unsigned int nr_sec_index;
+	struct symbol **sym_by_index;	/* as read */
+	unsigned int nr_sym_index;
+	struct section *symtab, *strtab, *shstrtab;
+	unsigned int nr_sections, nr_symbols;
+};
+
+/* Reading, writing, freeing. Errors exit with EXIT_BADINPUT. */
+struct elf *elf_open(const char *path);
+void elf_write(struct elf *elf, const char *path);
+void elf_close(struct elf *elf);
+
+/* Lookups: all hash based. */
+struct section *find_section_by_name(const struct elf *elf, const char *name);
+struct section *find_section_by_index(const struct elf *elf, unsigned int idx);
+struct symbol *find_symbol_by_name(const struct elf *elf, const char *name);
+struct symbol *find_symbol_by_index(const struct elf *elf, unsigned int idx);
+/* A non-section symbol starting exactly at sec+offset (functions first). */
+struct symbol *find_symbol_at(const struct section *sec, uint64_t offset);
+/* A function or object symbol whose extent covers sec+offset. */
+struct symbol *find_symbol_containing(const struct section *sec,
+				      uint64_t offset);
+/* The relocation applying at @offset of the non-rela section @sec. */
+struct reloc *find_reloc_at(const struct section *sec, uint64_t offset);
+/* The first relocation in [offset, offset+len) of @sec, lowest offset. */
+struct reloc *find_reloc_in_range(const struct section *sec, uint64_t offset,
+				  uint64_t len);
+
+#define for_each_sec(elf, s)	list_for_each_entry(s, &(elf)->sections, list)
+#define for_each_sym(elf, s)	list_for_each_entry(s, &(elf)->symbols, list)
+#define for_each_reloc(rela, r)	list_for_each_entry(r, &(rela)->relocs, list)
+#define for_each_reloc_safe(rela, r, t) \
+	list_for_each_entry_safe(r, t, &(rela)->relocs, list)
+/* Iterate the symbols with exactly @nm as name. */
+#define for_each_sym_named(elf, s, nm)					\
+	htable_for_each(&(elf)->sym_name_hash, s, name_hash, hash_str(nm)) \
+		if (!strcmp((s)->name, nm))
+
+static inline bool is_rela_section(const struct section *sec)
+{
+	return sec->sh.sh_type == SHT_RELA;
+}
+
+static inline bool is_text_section(const struct section *sec)
+{
+	return sec->sh.sh_type == SHT_PROGBITS &&
+	       (sec->sh.sh_flags & SHF_EXECINSTR);
+}
+
+static inline bool is_string_section(const struct section *sec)
+{
+	return (sec->sh.sh_flags & SHF_STRINGS) != 0;
+}
+
+static inline bool is_local_sym(const struct symbol *sym)
+{
+	return sym->bind == STB_LOCAL;
+}
+
+static inline bool is_undef_sym(const struct symbol *sym)
+{
+	return !sym->sec && sym->shndx == SHN_UNDEF && sym->type != STT_FILE;
+}
+
+/* Mutation. New sections and symbols go to the end of their lists. */
+struct section *elf_create_section(struct elf *elf, const char *name,
+				   unsigned int type, uint64_t flags,
+				   uint64_t entsize, uint64_t align,
+				   size_t size);
+/* The relocation section of @base, created on first use. */
+struct section *elf_rela_section(struct elf *elf, struct section *base);
+/* Append @len bytes (zeroes when @data is NULL) at @align; returns offset. */
+uint64_t elf_section_append(struct section *sec, const void *data,
+			    size_t len, uint64_t align);
+struct symbol *elf_create_symbol(struct elf *elf, const char *name,
+				 struct section *sec, uint64_t offset,
+				 uint64_t size, unsigned char bind,
+				 unsigned char type);
+/* The STT_SECTION symbol of @sec, created on first use. */
+struct symbol *elf_section_symbol(struct elf *elf, struct section *sec);
+struct reloc *elf_add_reloc(struct elf *elf, struct section *base,
+			    uint64_t offset, struct symbol *sym,
+			    unsigned int type, int64_t addend);
+void elf_remove_reloc(struct reloc *reloc);
+/* Move a relocation to another relocation section (same base offset). */
+void elf_move_reloc(struct reloc *reloc, struct section *rela);
+void elf_rename_symbol(struct symbol *sym, const char *name);
+void elf_rename_section(struct section *sec, const char *name);
+/* Make @sym an undefined reference (drops its section and value). */
+void elf_undefine_symbol(struct symbol *sym);
+void elf_remove_symbol(struct symbol *sym);
+/* Removes the section, its relocations and its relocation section. */
+void elf_remove_section(struct section *sec);
+/* Place @sec right after @after in the section list (output order). */
+void elf_move_section_after(struct section *sec, struct section *after);
+
+#endif

@@ -1,0 +1,583 @@
+#!/bin/bash
+# test/cdo/run-tests.sh - create-diff-object's own test suite.
+#
+#   run-tests.sh [-c|--compile-only] [-k|--keep] [-v|--verbose] [CDO_BINARY] [CASE...]
+#
+# Each case test/cdo/cases/NAME/ holds orig.c and patched.c; both are compiled
+# by GCC with the Linux 6.1 x86_64 code-generation flags, the differ runs on the
+# pair with -d, and every assertion of the case's `expect` file must hold.
+# See test/cdo/README.md for the case layout and the assertion language.
+#
+# CDO_BINARY defaults to $CDO, else create-diff-object/create-diff-object of this
+# repository. Work files go to test/out/cdo/NAME/ (kept; -k is accepted for
+# compatibility). The last line is "N passed, N failed".
+set -u
+export LC_ALL=C
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+CASES_DIR=$HERE/cases
+INC=$HERE/include
+OUT_ROOT=${CDO_OUT:-$REPO/test/out/cdo}
+CC=${CC:-gcc}
+TIMEOUT=${CDO_TIMEOUT:-60}
+
+# ---------------------------------------------------------------------------
+# The kernel's code-generation flags: Linux 6.1, x86_64, from the top-level
+# Makefile and arch/x86/Makefile, for a configuration with
+#   CONFIG_FUNCTION_TRACER + HAVE_FENTRY + FTRACE_MCOUNT_USE_CC (-pg -mfentry
+#   -mrecord-mcount), CONFIG_LD_DEAD_CODE_DATA_ELIMINATION-style
+#   -ffunction-sections -fdata-sections (what kpatch-build forces),
+#   CONFIG_RETPOLINE + CONFIG_RETHUNK (thunk-extern), no CONFIG_X86_KERNEL_IBT
+#   (-fcf-protection=none; one case adds -fcf-protection=branch), no frame
+#   pointer (ORC), no stack protector, CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE (-O2).
+# Deliberately left out: -ffreestanding and -fno-pic (32-bit only in
+# arch/x86/Makefile), -Werror (CONFIG_WERROR), -Wframe-larger-than.
+# -nostdinc keeps the sources honest: only include/kernel-stubs.h is reachable.
+# ---------------------------------------------------------------------------
+KERNEL_CFLAGS=(
+	-nostdinc -D__KERNEL__ -DCC_USING_FENTRY
+	-Wall -Wundef -Werror=strict-prototypes -Wno-trigraphs
+	-fno-strict-aliasing -fno-common -fshort-wchar -fno-PIE
+	-Werror=implicit-function-declaration -Werror=implicit-int
+	-Werror=return-type -Wno-format-security -std=gnu11
+	-mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx
+	-fcf-protection=none
+	-m64 -falign-jumps=1 -falign-loops=1 -mno-80387 -mno-fp-ret-in-387
+	-mpreferred-stack-boundary=3 -mskip-rax-setup -mtune=generic
+	-mno-red-zone -mcmodel=kernel -Wno-sign-compare
+	-fno-asynchronous-unwind-tables
+	-mindirect-branch=thunk-extern -mindirect-branch-register
+	-mindirect-branch-cs-prefix -mfunction-return=thunk-extern -fno-jump-tables
+	-fno-delete-null-pointer-checks -Wno-frame-address
+	-Wno-format-truncation -Wno-format-overflow -Wno-address-of-packed-member
+	-O2 -fno-allow-store-data-races -fno-stack-protector
+	-Wno-main -Wno-unused-but-set-variable -Wno-unused-const-variable
+	-Wno-dangling-pointer -fno-stack-clash-protection
+	-pg -mrecord-mcount -mfentry
+	-ffunction-sections -fdata-sections
+	-Wvla -Wno-pointer-sign -Wcast-function-type -Wno-stringop-truncation
+	-Wno-stringop-overflow -Wno-restrict -Wno-maybe-uninitialized
+	-Wno-alloc-size-larger-than -Wimplicit-fallthrough=5
+	-fno-strict-overflow -fno-stack-check -fconserve-stack
+	-Werror=date-time -Werror=incompatible-pointer-types -Werror=designated-init
+	-fno-builtin-wcslen
+)
+
+# Entry sizes of the special sections as include/kernel-stubs.h lays them out
+# (these are the real 6.1 x86_64 layouts). ALT_STRUCT_SIZE is 12, not 13:
+# 6.1's struct alt_instr has no padlen byte any more (s32, s32, u16, u8, u8).
+# PRINTK_INDEX_STRUCT_SIZE is sizeof(struct pi_entry) as kpatch-build computes
+# it; the .printk_index section itself holds 8-byte pointers to those structs.
+DEFAULT_ENV=(
+	BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16
+	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
+	PRINTK_INDEX_STRUCT_SIZE=44
+)
+
+# What the running kernel exports among the functions the stubs call: a
+# stand-in for the parent's Module.symvers (a case adds lines with `symvers`).
+DEFAULT_EXPORTS=(
+	__fentry__ __x86_return_thunk _printk __warn_printk __might_sleep
+	__might_fault __cond_resched memcpy memset strlen sprintf kmalloc kfree
+	msleep schedule
+	__x86_indirect_thunk_rax __x86_indirect_thunk_rbx __x86_indirect_thunk_rcx
+	__x86_indirect_thunk_rdx __x86_indirect_thunk_rsi __x86_indirect_thunk_rdi
+	__x86_indirect_thunk_rbp __x86_indirect_thunk_r8 __x86_indirect_thunk_r9
+	__x86_indirect_thunk_r10 __x86_indirect_thunk_r11 __x86_indirect_thunk_r12
+	__x86_indirect_thunk_r13 __x86_indirect_thunk_r14 __x86_indirect_thunk_r15
+)
+
+usage() {
+	sed -n '2,/^set -u/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
+	exit "${1:-0}"
+}
+
+COMPILE_ONLY=0
+VERBOSE=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-c|--compile-only) COMPILE_ONLY=1 ;;
+	-k|--keep) ;;
+	-v|--verbose) VERBOSE=1 ;;
+	-h|--help) usage 0 ;;
+	--) shift; break ;;
+	-*) echo "run-tests.sh: unknown option $1" >&2; usage 1 ;;
+	*) break ;;
+	esac
+	shift
+done
+
+CDO=${CDO:-$REPO/create-diff-object/create-diff-object}
+if [ $# -gt 0 ] && { [[ "$1" == */* ]] || { [ -f "$1" ] && [ ! -d "$CASES_DIR/$1" ]; }; }; then
+	CDO=$1
+	shift
+fi
+case "$CDO" in /*) ;; *) CDO=$PWD/$CDO ;; esac
+
+if [ $# -gt 0 ]; then
+	CASES=("$@")
+else
+	CASES=()
+	for d in "$CASES_DIR"/*/; do
+		CASES+=("$(basename "$d")")
+	done
+fi
+
+if [ "$COMPILE_ONLY" = 0 ] && [ ! -x "$CDO" ]; then
+	echo "run-tests.sh: differ binary '$CDO' is missing or not executable" >&2
+	echo "run-tests.sh: build it (make) or pass its path; -c only compiles the cases" >&2
+	echo "0 passed, ${#CASES[@]} failed"
+	exit 2
+fi
+
+# ---------------------------------------------------------------------------
+# helpers used by the cases' `mangle` scripts too
+# ---------------------------------------------------------------------------
+
+# cdo_compile SRC OUT [extra flags...]: compile SRC (a path) into OUT with the
+# kernel flags, from SRC's directory so that __FILE__ is the bare file name.
+cdo_compile() {
+	local src=$1 out=$2
+	shift 2
+	local dir base
+	dir=$(dirname "$src")
+	base=$(basename "$src")
+	case "$out" in /*) ;; *) out=$PWD/$out ;; esac
+	(cd "$dir" && "$CC" "${KERNEL_CFLAGS[@]}" -I"$INC" -I. "${CASE_CFLAGS[@]}" \
+		"$@" -c "$base" -o "$out")
+}
+
+# sections OBJ: section names, one a line
+sections() {
+	readelf -SW "$1" 2>/dev/null |
+		sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'
+}
+
+# section_size OBJ NAME: size in bytes (empty when absent)
+section_size() {
+	readelf -SW "$1" 2>/dev/null | awk -v n="$2" '
+		{ sub(/^ *\[ *[0-9]+\] /, "") }
+		$1 == n { print strtonum("0x" $5); exit }'
+}
+
+# relocs OBJ RELASEC: the relocation lines of RELASEC (readelf -rW format)
+relocs() {
+	readelf -rW "$1" 2>/dev/null | awk -v s="$2" '
+		/^Relocation section / { on = ($3 == "\x27" s "\x27"); next }
+		on && /^ *[0-9a-f]+ +[0-9a-f]+ +R_/ { print }
+		/^$/ { on = 0 }'
+}
+
+rela_name() {
+	case "$1" in
+	.rela*) echo "$1" ;;
+	*) echo ".rela$1" ;;
+	esac
+}
+
+# symbols OBJ: "NDX NAME" for every symbol (NDX is UND for undefined)
+symbols() {
+	readelf -sW "$1" 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ && NF >= 8 { print $7, $8 }'
+}
+
+# dump_section OBJ NAME FILE: raw bytes of a section
+dump_section() {
+	objcopy --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
+}
+
+# read_uint FILE OFFSET BYTES: unsigned little-endian integer
+read_uint() {
+	local v
+	v=$(od -An -tu"$3" -j "$2" -N "$3" "$1" 2>/dev/null | tr -d ' ')
+	echo "${v:-}"
+}
+
+# read_cstring FILE OFFSET
+read_cstring() {
+	tail -c +"$(($2 + 1))" "$1" 2>/dev/null | tr '\0' '\n' | head -n 1
+}
+
+# reloc_at LINES OFFSET: "SYMBOL ADDEND" of the relocation at OFFSET
+reloc_at() {
+	awk -v off="$2" '
+		strtonum("0x" $1) == off {
+			sym = $5; add = 0
+			if ($6 == "+") add = strtonum("0x" $7)
+			else if ($6 == "-") add = -strtonum("0x" $7)
+			print sym, add; exit
+		}' <<<"$1"
+}
+
+ere_escape() {
+	sed -e 's/[][\.*^$+?(){}|/]/\\&/g' <<<"$1"
+}
+
+# ---------------------------------------------------------------------------
+# assertions: check_one ASSERTION-WORDS...; prints a reason and returns 1 on
+# failure. Context: $W (work dir), $OUT, $RC, $ERRF (differ's stderr), $OBJNAME
+# ---------------------------------------------------------------------------
+FAILMSG=""
+fail() { FAILMSG="$*"; return 1; }
+
+need_out() {
+	[ -f "$OUT" ] || fail "no output object (differ exited $RC)"
+}
+
+check_one() {
+	local kw=$1
+	shift
+	case "$kw" in
+	exit)
+		[ "$RC" = "$1" ] || fail "exit status $RC, expected $1"
+		;;
+	funcs)
+		need_out || return 1
+		local got want
+		got=$(nm "$OUT" 2>/dev/null | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u | xargs)
+		want=$(printf '%s\n' "$@" | sort -u | xargs)
+		[ "$got" = "$want" ] || fail "functions in output: [$got], expected [$want]"
+		;;
+	has-sym)
+		need_out || return 1
+		symbols "$OUT" | awk -v n="$1" '$2 == n && $1 != "UND" { f = 1 } END { exit !f }' ||
+			fail "no defined symbol $1 in output"
+		;;
+	no-sym)
+		need_out || return 1
+		! symbols "$OUT" | awk -v n="$1" '$2 == n { f = 1 } END { exit !f }' ||
+			fail "symbol $1 present in output"
+		;;
+	undef)
+		need_out || return 1
+		symbols "$OUT" | awk -v n="$1" '$2 == n && $1 == "UND" { f = 1 } END { exit !f }' ||
+			fail "no undefined symbol $1 in output"
+		;;
+	klp)
+		need_out || return 1
+		local obj=$1 name=$2 pos=$3 ksym sec lines off bin got
+		ksym=".klp.sym.$obj.$name,$pos"
+		symbols "$OUT" | awk -v n="$ksym" '$2 == n && $1 == "UND" { f = 1 } END { exit !f }' ||
+			fail "no undefined symbol $ksym in output" || return 1
+		sec=".klp.module_relocs.$obj"
+		lines=$(relocs "$OUT" ".rela$sec")
+		off=$(awk -v n="$ksym" '$5 == n && $3 == "R_X86_64_64" { print strtonum("0x" $1); exit }' <<<"$lines")
+		[ -n "$off" ] || fail "no R_X86_64_64 record for $ksym in .rela$sec" || return 1
+		bin=$W/klp-sec.bin
+		dump_section "$OUT" "$sec" "$bin" || fail "cannot read section $sec" || return 1
+		got=$(read_uint "$bin" $((off + 8)) 4)
+		[ "$got" = "$pos" ] || fail "$sec record at $off for $ksym has sympos '$got', expected $pos"
+		;;
+	patched)
+		need_out || return 1
+		local name=$1 want_old="" want_pos="" want_obj=$OBJNAME a
+		shift
+		for a in "$@"; do
+			case "$a" in
+			old=*) want_old=${a#old=} ;;
+			sympos=*) want_pos=${a#sympos=} ;;
+			obj=*) want_obj=${a#obj=} ;;
+			*) fail "bad patched option '$a'"; return 1 ;;
+			esac
+		done
+		local lines off r sym add bin strbin got
+		lines=$(relocs "$OUT" .rela.kpatch.funcs)
+		off=$(awk -v n="$name" '$5 == n && $3 == "R_X86_64_64" && strtonum("0x" $1) % 32 == 0 {
+			print strtonum("0x" $1); exit }' <<<"$lines")
+		[ -n "$off" ] || fail "no .kpatch.funcs record with new_func -> $name" || return 1
+		strbin=$W/kpatch-strings.bin
+		dump_section "$OUT" .kpatch.strings "$strbin" || fail "no .kpatch.strings" || return 1
+		if [ -n "$want_old" ]; then
+			r=$(reloc_at "$lines" $((off + 8)))
+			add=${r#* }
+			got=$(read_cstring "$strbin" "${add:-0}")
+			[ "$got" = "$want_old" ] || fail "$name: old_name '$got', expected '$want_old'" || return 1
+		fi
+		r=$(reloc_at "$lines" $((off + 16)))
+		add=${r#* }
+		got=$(read_cstring "$strbin" "${add:-0}")
+		[ "$got" = "$want_obj" ] || fail "$name: objname '$got', expected '$want_obj'" || return 1
+		if [ -n "$want_pos" ]; then
+			bin=$W/kpatch-funcs.bin
+			dump_section "$OUT" .kpatch.funcs "$bin" || fail "cannot read .kpatch.funcs" || return 1
+			got=$(read_uint "$bin" $((off + 24)) 8)
+			[ "$got" = "$want_pos" ] || fail "$name: sympos '$got', expected $want_pos"
+		fi
+		;;
+	nfuncs-patched)
+		need_out || return 1
+		local n
+		n=$(section_size "$OUT" .kpatch.funcs)
+		n=$(( ${n:-0} / 32 ))
+		[ "$n" = "$1" ] || fail ".kpatch.funcs has $n records, expected $1"
+		;;
+	error)
+		grep -E -q -- "^create-diff-object: .*($*)" "$ERRF" ||
+			fail "no error line matching /$*/ on stderr"
+		;;
+	refusal)
+		local sym=$1 re
+		shift
+		re="^create-diff-object: [^ ]+: $(ere_escape "$sym"): .*(${*:-.})"
+		grep -E -q -- "$re" "$ERRF" ||
+			fail "no refusal line 'create-diff-object: <obj>: $sym: ...' matching /${*:-.}/"
+		;;
+	debug)
+		grep -E -q -- "$*" "$ERRF" || fail "no stderr line matching /$*/"
+		;;
+	section)
+		need_out || return 1
+		sections "$OUT" | grep -Fxq -- "$1" || fail "no section $1 in output"
+		;;
+	no-section)
+		need_out || return 1
+		! sections "$OUT" | grep -Fxq -- "$1" || fail "section $1 present in output"
+		;;
+	no-section-re)
+		need_out || return 1
+		! sections "$OUT" | grep -Eq -- "$1" || fail "a section matching /$1/ is in the output"
+		;;
+	size)
+		need_out || return 1
+		local got
+		got=$(section_size "$OUT" "$1")
+		[ "$got" = "$2" ] || fail "section $1 size '${got:-absent}', expected $2"
+		;;
+	reloc)
+		need_out || return 1
+		local sec re
+		sec=$(rela_name "$1")
+		shift
+		re=$*
+		relocs "$OUT" "$sec" | grep -E -q -- "$re" || fail "no relocation in $sec matching /$re/"
+		;;
+	nrelocs)
+		need_out || return 1
+		local sec n
+		sec=$(rela_name "$1")
+		n=$(relocs "$OUT" "$sec" | wc -l)
+		[ "$n" = "$2" ] || fail "$sec has $n relocations, expected $2"
+		;;
+	*)
+		fail "unknown assertion '$kw'"
+		;;
+	esac
+}
+
+# ---------------------------------------------------------------------------
+# one case
+# ---------------------------------------------------------------------------
+PASS=0
+FAILED=0
+FAILED_NAMES=()
+
+run_case() {
+	local name=$1 cdir=$CASES_DIR/$1
+	W=$OUT_ROOT/$name
+	rm -rf "$W"
+	mkdir -p "$W/orig" "$W/patched"
+	local log=$W/result.txt
+	: >"$log"
+	if [ ! -f "$cdir/orig.c" ] || [ ! -f "$cdir/patched.c" ]; then
+		echo "case $name: orig.c or patched.c missing" >"$log"
+		return 1
+	fi
+	if [ "$COMPILE_ONLY" = 0 ] && [ ! -f "$cdir/expect" ]; then
+		echo "case $name: no expect file" >"$log"
+		return 1
+	fi
+
+	CASE_CFLAGS=()
+	if [ -f "$cdir/cflags" ]; then
+		read -r -a CASE_CFLAGS < <(grep -v '^#' "$cdir/cflags" | tr '\n' ' ')
+	fi
+	OBJNAME=vmlinux
+	[ -f "$cdir/objname" ] && OBJNAME=$(head -n 1 "$cdir/objname")
+
+	local src=$name.c h
+	cp "$cdir/orig.c" "$W/orig/$src"
+	cp "$cdir/patched.c" "$W/patched/$src"
+	for h in "$cdir"/*.h; do
+		[ -f "$h" ] && cp "$h" "$W/orig/" && cp "$h" "$W/patched/"
+	done
+	ORIG=$W/$name.ORIG.o
+	PATCHED=$W/$name.PATCHED.o
+	OUT=$W/$name.OUTPUT.o
+	if ! cdo_compile "$W/orig/$src" "$ORIG" >"$W/cc-orig.log" 2>&1; then
+		{ echo "compiling orig.c failed:"; cat "$W/cc-orig.log"; } >"$log"
+		return 1
+	fi
+	if ! cdo_compile "$W/patched/$src" "$PATCHED" >"$W/cc-patched.log" 2>&1; then
+		{ echo "compiling patched.c failed:"; cat "$W/cc-patched.log"; } >"$log"
+		return 1
+	fi
+
+	# the parent's symbol table
+	SYMTAB=$W/parent.symtab
+	if [ -d "$cdir/parent" ]; then
+		mkdir -p "$W/parent"
+		local order=() f objs=()
+		if [ -f "$cdir/parent/order" ]; then
+			mapfile -t order < <(grep -v '^#' "$cdir/parent/order" | sed '/^$/d')
+		else
+			order=(ORIG)
+			for f in "$cdir"/parent/*.c; do
+				[ -f "$f" ] && order+=("$(basename "$f")")
+			done
+		fi
+		for f in "${order[@]}"; do
+			if [ "$f" = ORIG ]; then
+				objs+=("$ORIG")
+				continue
+			fi
+			cp "$cdir/parent/$f" "$W/parent/$f"
+			if ! cdo_compile "$W/parent/$f" "$W/parent/${f%.c}.o" >"$W/cc-parent.log" 2>&1; then
+				{ echo "compiling parent/$f failed:"; cat "$W/cc-parent.log"; } >"$log"
+				return 1
+			fi
+			objs+=("$W/parent/${f%.c}.o")
+		done
+		if ! ld -r -o "$W/parent.o" "${objs[@]}" >"$W/ld-parent.log" 2>&1; then
+			{ echo "ld -r of the parent failed:"; cat "$W/ld-parent.log"; } >"$log"
+			return 1
+		fi
+		readelf -s --wide "$W/parent.o" >"$SYMTAB"
+	else
+		readelf -s --wide "$ORIG" >"$SYMTAB"
+	fi
+
+	# Module.symvers
+	SYMVERS=$W/Module.symvers
+	local s
+	for s in "${DEFAULT_EXPORTS[@]}"; do
+		printf '0x%08x\t%s\tvmlinux\tEXPORT_SYMBOL\t\n' $((0x10000000 + ${#s})) "$s"
+	done >"$SYMVERS"
+	[ -f "$cdir/symvers" ] && cat "$cdir/symvers" >>"$SYMVERS"
+
+	# the case may damage or replace the inputs
+	if [ -f "$cdir/mangle" ]; then
+		if ! (cd "$W" && CASEDIR=$cdir && . "$cdir/mangle") >"$W/mangle.log" 2>&1; then
+			{ echo "mangle script failed:"; cat "$W/mangle.log"; } >"$log"
+			return 1
+		fi
+	fi
+
+	[ "$COMPILE_ONLY" = 1 ] && return 0
+
+	# environment
+	local envargs=("${DEFAULT_ENV[@]}") unset_args=() line
+	if [ -f "$cdir/env" ]; then
+		while read -r line; do
+			case "$line" in ''|'#'*) continue ;; esac
+			if [[ "$line" == *= ]]; then
+				unset_args+=(-u "${line%=}")
+			else
+				envargs+=("$line")
+			fi
+		done <"$cdir/env"
+	fi
+	local kept=() e
+	for e in "${envargs[@]}"; do
+		local skip=0 u
+		for ((u = 1; u < ${#unset_args[@]}; u += 2)); do
+			[ "${e%%=*}" = "${unset_args[$u]}" ] && skip=1
+		done
+		[ $skip = 0 ] && kept+=("$e")
+	done
+
+	ERRF=$W/stderr.txt
+	local cmd=("$CDO" -d "$ORIG" "$PATCHED" "$OBJNAME" "$SYMTAB" "$SYMVERS" "test_$name" "$OUT")
+	printf '%q ' env "${unset_args[@]}" "${kept[@]}" "${cmd[@]}" >"$W/command.sh"
+	echo >>"$W/command.sh"
+	rm -f "$OUT"
+	(cd "$W" && timeout -k 5 "$TIMEOUT" env "${unset_args[@]}" "${kept[@]}" "${cmd[@]}") \
+		>"$W/stdout.txt" 2>"$ERRF"
+	RC=$?
+
+	local ok=0
+	if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then
+		echo "differ timed out after ${TIMEOUT}s" >>"$log"
+		ok=1
+	elif [ "$RC" -ge 128 ]; then
+		echo "differ crashed (signal $((RC - 128)))" >>"$log"
+		ok=1
+	fi
+	if grep -E -q "AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:" "$ERRF"; then
+		echo "sanitizer report on stderr" >>"$log"
+		ok=1
+	fi
+	# a written output must be a sane object that ld accepts
+	if [ "$RC" = 0 ]; then
+		if [ ! -f "$OUT" ]; then
+			echo "exit 0 but no output object" >>"$log"
+			ok=1
+		elif readelf -aW "$OUT" 2>&1 >/dev/null | grep -q .; then
+			echo "readelf complains about the output:" >>"$log"
+			readelf -aW "$OUT" 2>&1 >/dev/null | head -5 >>"$log"
+			ok=1
+		elif ! ld -r -o "$W/relink.o" "$OUT" >"$W/relink.log" 2>&1; then
+			echo "ld -r rejects the output:" >>"$log"
+			head -5 "$W/relink.log" >>"$log"
+			ok=1
+		fi
+	fi
+
+	local lineno=0 raw neg words
+	while IFS= read -r raw || [ -n "$raw" ]; do
+		lineno=$((lineno + 1))
+		line=${raw%%$'\r'}
+		line=$(sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' <<<"$line")
+		case "$line" in ''|'#'*) continue ;; esac
+		neg=0
+		if [[ "$line" == '!'* ]]; then
+			neg=1
+			line=$(sed -e 's/^![[:space:]]*//' <<<"$line")
+		fi
+		read -r -a words <<<"$line"
+		FAILMSG=""
+		if check_one "${words[@]}"; then
+			if [ $neg = 1 ]; then
+				echo "expect:$lineno: '$raw' holds but must not" >>"$log"
+				ok=1
+			fi
+		else
+			if [ $neg = 0 ]; then
+				echo "expect:$lineno: '$raw': $FAILMSG" >>"$log"
+				ok=1
+			fi
+		fi
+	done <"$cdir/expect"
+	return $ok
+}
+
+mkdir -p "$OUT_ROOT"
+for c in "${CASES[@]}"; do
+	c=${c%/}
+	c=${c##*/}
+	if [ ! -d "$CASES_DIR/$c" ]; then
+		echo "FAIL $c: no such case"
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("$c")
+		continue
+	fi
+	if run_case "$c"; then
+		PASS=$((PASS + 1))
+		if [ "$COMPILE_ONLY" = 1 ]; then echo "ok   $c (compiled)"; else echo "ok   $c"; fi
+		[ "$VERBOSE" = 1 ] && [ -s "$W/result.txt" ] && sed 's/^/     /' "$W/result.txt"
+	else
+		FAILED=$((FAILED + 1))
+		FAILED_NAMES+=("$c")
+		echo "FAIL $c"
+		sed 's/^/     /' "$W/result.txt"
+		if [ "$VERBOSE" = 1 ] && [ -f "$W/stderr.txt" ]; then
+			echo "     --- differ stderr (exit ${RC:-?}):"
+			head -40 "$W/stderr.txt" | sed 's/^/     | /'
+		fi
+	fi
+done
+
+if [ $FAILED -gt 0 ]; then
+	echo "failed: ${FAILED_NAMES[*]}"
+fi
+echo "cdo: $PASS passed, $FAILED failed"
+[ $FAILED = 0 ]
