@@ -60,9 +60,11 @@ fi
 command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (run scripts/install-deps)"
 
 name=$(basename "${scripts[0]}" .sh)
+logname=$name
+for s in "${scripts[@]:1}"; do name=$name+$(basename "$s" .sh); done
 if [ -z "$log" ]; then
 	eval "$("$HERE/kernel-cache.sh" --no-build --print-env 2>/dev/null || true)"
-	log=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/logs/$name.log
+	log=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/logs/$logname.log
 fi
 mkdir -p "$(dirname "$log")"
 

@@ -2,7 +2,9 @@
 # smoke.sh: the integration smoke test. Builds (or reuses) the cached reference kernel,
 # boots it in qemu with the kernel's own samples/livepatch/livepatch-sample.ko and checks
 # /proc/cmdline before, patched, after disable and after unload
-# (guest side: integration/smoke/livepatch-sample.sh). Then proves the harness itself
+# (guest side: integration/smoke/livepatch-sample.sh), and loads an out-of-tree module
+# built against the cached kbuild tree (smoke/extmod/, smoke/extmod.sh) in the same boot.
+# Then proves the harness itself
 # fails a run whose guest check fails and names that check (smoke/selftest-fail.sh).
 #
 #   integration/smoke.sh [--no-selftest] [--timeout SECS]
@@ -31,10 +33,14 @@ eval "$("$HERE/kernel-cache.sh" --print-env)"
 t1=$(date +%s)
 echo "smoke: kernel $KVER ready in $((t1 - t0))s (cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
 
+ko=$("$HERE/build-extmod.sh" "$HERE/smoke/extmod" "$KPATCH_CACHE/extmod/kptest_smoke")
+echo "smoke: out-of-tree module built against $KOBJ: $ko"
+
 logdir=$KPATCH_CACHE/logs
-"$HERE/run-guest.sh" --timeout "$tmo" --log "$logdir/smoke-livepatch-sample.log" \
+"$HERE/run-guest.sh" --timeout "$tmo" --log "$logdir/smoke.log" \
 	"$KBZIMAGE" "$HERE/smoke/livepatch-sample.sh" \
-	"$KOBJ/samples/livepatch/livepatch-sample.ko"
+	"$KOBJ/samples/livepatch/livepatch-sample.ko" \
+	--script "$HERE/smoke/extmod.sh" --module "$ko"
 
 if [ $selftest = 1 ]; then
 	set +e
