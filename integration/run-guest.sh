@@ -106,7 +106,7 @@ fails=$(echo "$markers" | grep '^KPTEST-FAIL ' || true)
 kbad=$(grep -E 'Kernel panic|BUG: |Oops|general protection fault|Call Trace:' "$log" | head -3 || true)
 [ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" | head -3 || true)
 
-summary="(boot to /init ${boot:-?}s guest time, run ${wall%.*}s wall, log $log)"
+summary="(boot to /init ${boot:-?}s guest time, run $(printf %.1f "$wall")s wall, log $log)"
 if [ -n "$fails" ]; then
 	echo "$fails" | while IFS= read -r l; do echo "run-guest: FAIL ${l#KPTEST-FAIL }" >&2; done
 	echo "run-guest: $name: $(echo "$fails" | wc -l) check(s) failed, $npass passed $summary" >&2

@@ -3,7 +3,8 @@
 # boots it in qemu with the kernel's own samples/livepatch/livepatch-sample.ko and checks
 # /proc/cmdline before, patched, after disable and after unload
 # (guest side: integration/smoke/livepatch-sample.sh), and loads an out-of-tree module
-# built against the cached kbuild tree (smoke/extmod/, smoke/extmod.sh) in the same boot.
+# built against the cached kbuild tree (smoke/extmod/, smoke/extmod.sh) and the in-tree
+# sample modules kept as patch targets (smoke/sample-modules.sh) in the same boot.
 # Then proves the harness itself
 # fails a run whose guest check fails and names that check (smoke/selftest-fail.sh).
 #
@@ -40,7 +41,9 @@ logdir=$KPATCH_CACHE/logs
 "$HERE/run-guest.sh" --timeout "$tmo" --log "$logdir/smoke.log" \
 	"$KBZIMAGE" "$HERE/smoke/livepatch-sample.sh" \
 	"$KOBJ/samples/livepatch/livepatch-sample.ko" \
-	--script "$HERE/smoke/extmod.sh" --module "$ko"
+	--script "$HERE/smoke/extmod.sh" --module "$ko" \
+	--script "$HERE/smoke/sample-modules.sh" --module "$KOBJ/samples/kobject/kobject-example.ko" \
+	--module "$KOBJ/samples/livepatch/livepatch-callbacks-mod.ko"
 
 if [ $selftest = 1 ]; then
 	set +e
