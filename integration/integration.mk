@@ -13,3 +13,7 @@ integration-env:
 # boot the reference kernel with samples/livepatch/livepatch-sample.ko + harness self-test
 integration-smoke:
 	$(INTEGRATION_DIR)/smoke.sh
+
+# Phase 1: `make integration` runs the smoke test; the boot-tested patch suite
+# (integration/patches/) replaces this once kpatch-build exists.
+integration: integration-smoke
