@@ -12,6 +12,8 @@
 #     --file SRC[:DEST]  another file for the guest (default DEST /files/basename)
 #     --log FILE         console log (default: $KPATCH_CACHE/logs/<first script>.log)
 #     --timeout SECS     wall-clock bound for the whole qemu run (default 180)
+#     --script-timeout SECS  bound for each guest script, inside the guest (default 60);
+#                        a script killed by it fails as "<test> script: killed after ..."
 #     --mem MB           guest memory (default 512)
 #     --append ARGS      extra kernel command line
 #     --allow-warn       do not fail on kernel "WARNING:" lines
@@ -27,7 +29,7 @@ die() { echo "run-guest: error: $*" >&2; exit 2; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 scripts=() modules=() files=()
-log= tmo=180 mem=512 append= allow_warn=0 accel=tcg kernel=
+log= tmo=180 stmo=60 mem=512 append= allow_warn=0 accel=tcg kernel=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--script) scripts+=("${2:?}"); shift ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
 	--file) files+=("${2:?}"); shift ;;
 	--log) log=${2:?}; shift ;;
 	--timeout) tmo=${2:?}; shift ;;
+	--script-timeout) stmo=${2:?}; shift ;;
 	--mem) mem=${2:?}; shift ;;
 	--append) append=${2?}; shift ;;
 	--allow-warn) allow_warn=1 ;;
@@ -49,7 +52,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$kernel" ] && [ ${#scripts[@]} -gt 0 ] || die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
-case $tmo in ''|*[!0-9]*) die "--timeout needs whole seconds" ;; esac
+case $tmo$stmo in ''|*[!0-9]*) die "--timeout and --script-timeout need whole seconds" ;; esac
 
 if [ "$kernel" = cached ]; then
 	eval "$("$HERE/kernel-cache.sh" --no-build --print-env)" ||
@@ -83,7 +86,7 @@ for m in ${modules[@]+"${modules[@]}"}; do args+=(--module "$m"); done
 for f in ${files[@]+"${files[@]}"}; do args+=(--file "$f"); done
 "$HERE/guest/mkinitramfs.sh" "${args[@]}" || die "building the initramfs failed"
 
-cmdline="console=ttyS0 printk.devkmsg=on panic=-1 oops=panic $append"
+cmdline="console=ttyS0 printk.devkmsg=on panic=-1 oops=panic kp_script_timeout=$stmo $append"
 t0=$(date +%s.%N)
 set +e
 timeout -k 5 "$tmo" qemu-system-x86_64 -accel "$accel" -m "$mem" -nographic -no-reboot \
@@ -106,6 +109,11 @@ fails=$(echo "$markers" | grep '^KPTEST-FAIL ' || true)
 kbad=$(grep -E 'Kernel panic|BUG: |Oops|general protection fault|Call Trace:' "$log" | head -3 || true)
 [ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" | head -3 || true)
 
+# the test that was running when the guest died (if any), and the last marker seen
+cur=$(echo "$markers" | sed -n 's/^KPTEST-BEGIN \([^ ]*\).*/\1/p' | tail -1)
+if [ -n "$cur" ] && echo "$markers" | grep -q "^KPTEST-DONE $cur "; then cur=; fi
+where=${cur:-$name}
+lastm=$(echo "$markers" | tail -1)
 summary="(boot to /init ${boot:-?}s guest time, run $(printf %.1f "$wall")s wall, log $log)"
 if [ -n "$fails" ]; then
 	echo "$fails" | while IFS= read -r l; do echo "run-guest: FAIL ${l#KPTEST-FAIL }" >&2; done
@@ -113,19 +121,19 @@ if [ -n "$fails" ]; then
 	exit 1
 fi
 if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
-	echo "run-guest: FAIL $name boot: guest timed out after ${tmo}s; last console lines:" >&2
+	echo "run-guest: FAIL $where timeout: guest timed out after ${tmo}s (last marker: ${lastm:-none}); last console lines:" >&2
 	tail -n 15 "$log" | sed 's/^/    /' >&2
 	echo "run-guest: $summary" >&2
 	exit 1
 fi
 if [ -n "$kbad" ]; then
-	echo "run-guest: FAIL $name kernel: $(echo "$kbad" | head -1)" >&2
+	echo "run-guest: FAIL $where kernel: $(echo "$kbad" | head -1) (last marker: ${lastm:-none})" >&2
 	echo "$kbad" | sed 's/^/    /' >&2
 	echo "run-guest: $summary" >&2
 	exit 1
 fi
 if ! echo "$markers" | grep -q '^KPTEST-END '; then
-	echo "run-guest: FAIL $name end: no KPTEST-END marker (qemu exit $rc); last console lines:" >&2
+	echo "run-guest: FAIL $where end: no KPTEST-END marker (qemu exit $rc, last marker: ${lastm:-none}); last console lines:" >&2
 	tail -n 15 "$log" | sed 's/^/    /' >&2
 	echo "run-guest: $summary" >&2
 	exit 1
