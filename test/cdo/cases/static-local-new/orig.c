@@ -1,0 +1,8 @@
+#include "kernel-stubs.h"
+
+int ratelimited(int code)
+{
+	if (code)
+		pr_warn("code %d\n", code);
+	return code;
+}
