@@ -1,0 +1,16 @@
+#include "kernel-stubs.h"
+
+static noinline int parse_opt(int c)
+{
+	return c == 'y';
+}
+
+static noinline int validate(int v)
+{
+	return v > 0;
+}
+
+int apply_opt(const char *s, int v)
+{
+	return parse_opt(s[0]) && validate(v);
+}
