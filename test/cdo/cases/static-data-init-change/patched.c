@@ -1,0 +1,8 @@
+#include "kernel-stubs.h"
+
+static int weights[4] = { 1, 2, 3, 5 };
+
+int weight_of(int i)
+{
+	return weights[i & 3];
+}
