@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * klp-convert [--symtab OBJ=FILE]... [--object OBJ]... IN.ko OUT.ko
+ *
+ * Reads a linked patch module, converts the references to the running
+ * kernel named in its ".klp.module_relocs.<obj>" tables (and the
+ * ".klp.sym.*" symbols create-diff-object named) into the kernel's
+ * livepatch relocation format, and writes OUT.ko. Every error is one line,
+ * "klp-convert: <file>: <symbol or section>: <reason>", and exit status 1;
+ * OUT.ko is then not written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "klpc.h"
+#include "lib/util.h"
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: klp-convert [--symtab OBJ=FILE]... [--object OBJ]... IN.ko OUT.ko\n"
+		"  --symtab OBJ=FILE  readelf -s --wide of vmlinux or module OBJ: check\n"
+		"                     each symbol of OBJ exists and its sympos is unambiguous\n"
+		"  --object OBJ       the patch has a klp_object for module OBJ\n");
+	exit(EXIT_BADINPUT);
+}
+
+/* Name what is wrong with a file that is not a relocatable ELF object. */
+static void check_relocatable(const char *path)
+{
+	static const char *const types[] = {
+		"no file type", "relocatable", "executable", "shared object",
+		"core file",
+	};
+	unsigned char h[64];
+	uint16_t type;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		klpc_fail(path, "open", "%s", strerror(errno));
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
+		klpc_fail(path, "ELF header", "not an ELF file");
+	if (h[EI_CLASS] != ELFCLASS64 || h[EI_DATA] != ELFDATA2LSB)
+		klpc_fail(path, "ELF header",
+			  "not a 64-bit little-endian ELF object");
+	type = h[16] | h[17] << 8;
+	if (type != ET_REL)
+		klpc_fail(path, "ELF header",
+			  "not a relocatable object (ELF type %u, %s): give the linked .ko",
+			  type, type < ARRAY_SIZE(types) ? types[type] : "other");
+}
+
+static void add_object(struct klpc *k, const char *raw)
+{
+	char *name = klpc_obj_name(k, "--object", raw);
+
+	klpc_obj(k, name, true)->known = true;
+	free(name);
+}
+
+int main(int argc, char **argv)
+{
+	struct klpc k = { 0 };
+	const char **symtabs = xcalloc(argc, sizeof(*symtabs));
+	const char **objects = xcalloc(argc, sizeof(*objects));
+	int nsym = 0, nobj = 0, i;
+	const char *out;
+
+	progname = "klp-convert";
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		if (!strcmp(argv[i], "--symtab") && i + 1 < argc)
+			symtabs[nsym++] = argv[++i];
+		else if (!strncmp(argv[i], "--symtab=", 9))
+			symtabs[nsym++] = argv[i] + 9;
+		else if (!strcmp(argv[i], "--object") && i + 1 < argc)
+			objects[nobj++] = argv[++i];
+		else if (!strncmp(argv[i], "--object=", 9))
+			objects[nobj++] = argv[i] + 9;
+		else
+			usage();
+	}
+	if (argc - i != 2)
+		usage();
+	k.path = argv[i];
+	out = argv[i + 1];
+	htable_init(&k.objs);
+	htable_init(&k.convs);
+
+	check_relocatable(k.path);
+	k.elf = elf_open(k.path);
+	klpc_collect_objects(&k);
+	while (nsym)
+		klpc_load_symtab(&k, symtabs[--nsym]);
+	while (nobj)
+		add_object(&k, objects[--nobj]);
+	klpc_read_annotations(&k);
+	klpc_convert(&k);
+	elf_write(k.elf, out);
+	if (getenv("KLP_CONVERT_VERBOSE"))
+		fprintf(stderr,
+			"klp-convert: %s: %u klp symbols, %u relocations in %u .klp.rela sections\n",
+			out, k.nr_convs, k.nr_moved, k.nr_sections);
+	elf_close(k.elf);
+	free(symtabs);
+	free(objects);
+	return 0;
+}

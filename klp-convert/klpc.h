@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * klp-convert: turn a linked patch module's annotated references to the
+ * running kernel into the kernel's livepatch ELF format
+ * (Documentation/livepatch/module-elf-format.rst).
+ */
+#ifndef KLPC_H
+#define KLPC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/elf.h"
+#include "lib/hash.h"
+
+/* Limits of the 6.1 loader: sscanf(".klp.sym.%55[^.].%511[^,],%lu"). */
+#define KLP_OBJNAME_MAX		55	/* MODULE_NAME_LEN - 1 */
+#define KLP_SYMNAME_MAX		511	/* KSYM_NAME_LEN - 1 */
+
+#define KLP_RELA_PREFIX		".klp.rela."
+#define KLP_SYM_PREFIX		".klp.sym."
+#define KLP_ANNOT_PREFIX	".klp.module_relocs."
+#define KLP_ANNOT_SIZE		12	/* struct klp_module_reloc, packed */
+#define KPATCH_FUNC_SIZE	32	/* struct kpatch_func_record */
+#define KPATCH_CB_SIZE		16	/* struct kpatch_callback_entry */
+
+/* One object of the running kernel the patch targets. */
+struct klp_obj {
+	struct hnode node;
+	char *name;
+	struct htable *symtab;	/* name -> count, from --symtab; or NULL */
+	const char *symtab_path;
+	bool known;		/* may carry klp relocations */
+};
+
+/* One symbol becoming a klp symbol. */
+struct klp_conv {
+	struct hnode node;	/* by symbol pointer */
+	struct symbol *sym;
+	struct klp_obj *obj;
+	char *name;		/* the plain symbol name */
+	unsigned long sympos;
+	bool from_record;	/* listed in an annotation section */
+};
+
+struct klpc {
+	struct elf *elf;
+	const char *path;
+	struct htable objs;	/* struct klp_obj by name */
+	struct htable convs;	/* struct klp_conv by symbol */
+	unsigned int nr_convs, nr_moved, nr_sections;
+};
+
+/* "klp-convert: <file>: <what>: <reason>", exit 1 */
+void klpc_fail(const char *file, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+/* objects */
+struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create);
+/* '-' to '_' as the kernel names modules; dies on a name it cannot use. */
+char *klpc_obj_name(struct klpc *k, const char *what, const char *raw);
+void klpc_collect_objects(struct klpc *k);
+
+/* --symtab OBJ=FILE */
+void klpc_load_symtab(struct klpc *k, const char *arg);
+/* Number of symbols named @name in @obj's symtab. */
+unsigned long klpc_symtab_count(const struct klp_obj *obj, const char *name);
+
+/* annotations and conversion */
+void klpc_read_annotations(struct klpc *k);
+struct klp_conv *klpc_conv_of(struct klpc *k, const struct symbol *sym);
+void klpc_convert(struct klpc *k);
+
+#endif

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The objects of the running kernel a patch targets. klp relocations for an
+ * object are applied only when the patch has a klp_object of that name
+ * (vmlinux always; a module when a .kpatch.funcs record or a callback names
+ * it, or when the command line does with --symtab/--object); a relocation
+ * for any other object would never be written, so it is refused.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "klpc.h"
+#include "lib/util.h"
+
+void klpc_fail(const char *file, const char *what, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: %s: %s: ", progname, file, what);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_BADINPUT);
+}
+
+struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create)
+{
+	struct klp_obj *obj;
+
+	htable_for_each(&k->objs, obj, node, hash_str(name))
+		if (!strcmp(obj->name, name))
+			return obj;
+	if (!create)
+		return NULL;
+	obj = xcalloc(1, sizeof(*obj));
+	obj->name = xstrdup(name);
+	htable_add(&k->objs, &obj->node, hash_str(name));
+	return obj;
+}
+
+char *klpc_obj_name(struct klpc *k, const char *what, const char *raw)
+{
+	size_t len = strlen(raw), i;
+	char *name;
+
+	if (!len)
+		klpc_fail(k->path, what, "empty object name");
+	if (len > KLP_OBJNAME_MAX)
+		klpc_fail(k->path, what,
+			  "object name '%s' is %zu characters, over the kernel's limit of %d (MODULE_NAME_LEN - 1)",
+			  raw, len, KLP_OBJNAME_MAX);
+	name = xstrdup(raw);
+	for (i = 0; i < len; i++) {
+		char c = name[i];
+
+		if (c == '-')
+			name[i] = '_';
+		else if (!(c == '_' || (c >= '0' && c <= '9') ||
+			   (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+			klpc_fail(k->path, what,
+				  "object name '%s' is not a module name (character '%c')",
+				  raw, c);
+	}
+	return name;
+}
+
+/* The NUL-terminated string a relocation at @sec+@off points to. */
+static const char *reloc_string(struct klpc *k, struct section *sec,
+				uint64_t off)
+{
+	struct reloc *r = find_reloc_at(sec, off);
+	struct section *ts;
+	uint64_t at;
+
+	if (!r)
+		return NULL;
+	ts = r->sym->sec;
+	if (!ts || !ts->data)
+		klpc_fail(k->path, sec->name,
+			  "entry at 0x%lx: string pointer to %s, which is not data",
+			  (unsigned long)off, r->sym->name);
+	at = r->sym->offset + r->addend;
+	if (at >= ts->size || !memchr(ts->data + at, 0, ts->size - at))
+		klpc_fail(k->path, sec->name,
+			  "entry at 0x%lx: string pointer past the end of %s",
+			  (unsigned long)off, ts->name);
+	return (const char *)ts->data + at;
+}
+
+/* Mark the objects named by entries of @size bytes with objname at @off. */
+static void objects_from(struct klpc *k, struct section *sec,
+			 unsigned int size, unsigned int off)
+{
+	uint64_t at;
+
+	if (sec->size % size)
+		klpc_fail(k->path, sec->name,
+			  "size %zu is not a multiple of the %u-byte entry",
+			  sec->size, size);
+	for (at = 0; at < sec->size; at += size) {
+		const char *raw = reloc_string(k, sec, at + off);
+		char *name;
+
+		if (!raw)
+			continue;	/* a callback's objname not filled in */
+		name = klpc_obj_name(k, sec->name, raw);
+		klpc_obj(k, name, true)->known = true;
+		free(name);
+	}
+}
+
+void klpc_collect_objects(struct klpc *k)
+{
+	static const char *const cbs[] = {
+		".kpatch.callbacks.pre_patch", ".kpatch.callbacks.post_patch",
+		".kpatch.callbacks.pre_unpatch", ".kpatch.callbacks.post_unpatch",
+	};
+	struct section *sec;
+	unsigned int i;
+
+	klpc_obj(k, "vmlinux", true)->known = true;
+	sec = find_section_by_name(k->elf, ".kpatch.funcs");
+	if (sec)
+		objects_from(k, sec, KPATCH_FUNC_SIZE, 16);
+	for (i = 0; i < ARRAY_SIZE(cbs); i++) {
+		sec = find_section_by_name(k->elf, cbs[i]);
+		if (sec)
+			objects_from(k, sec, KPATCH_CB_SIZE, 8);
+	}
+}
