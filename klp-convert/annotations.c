@@ -154,6 +154,7 @@ static void add_conv(struct klpc *k, const char *what, struct symbol *sym,
 	c->sympos = pos;
 	c->from_record = record;
 	htable_add(&k->convs, &c->node, sym_key(sym));
+	list_add_tail(&c->list, &k->conv_list);
 	k->nr_convs++;
 }
 

@@ -57,25 +57,40 @@ static bool has_livepatch_modinfo(struct klpc *k)
 	return false;
 }
 
+static struct section *first_annotation(struct klpc *k)
+{
+	struct section *sec;
+
+	for_each_sec(k->elf, sec)
+		if (is_annotation(sec))
+			return sec;
+	return NULL;
+}
+
 /* Annotation tables are for klp-convert only: nothing may point into them. */
 static void remove_annotations(struct klpc *k)
 {
-	struct section *sec, *tmp;
-	struct reloc *r;
+	struct section *sec;
+	struct reloc *r, *t;
 
 	for_each_sec(k->elf, sec) {
 		if (!is_rela_section(sec) || is_annotation(sec->base))
 			continue;
-		for_each_reloc(sec, r)
-			if (r->sym->sec && is_annotation(r->sym->sec))
-				klpc_fail(k->path, r->sym->name,
-					  "annotation table referenced from %s+0x%lx (tables are removed)",
-					  sec->base->name,
-					  (unsigned long)r->offset);
+		for_each_reloc_safe(sec, r, t) {
+			if (!r->sym->sec || !is_annotation(r->sym->sec))
+				continue;
+			/* debug info describing the table: let it point nowhere */
+			if (!(sec->base->sh.sh_flags & SHF_ALLOC)) {
+				elf_remove_reloc(r);
+				continue;
+			}
+			klpc_fail(k->path, r->sym->name,
+				  "annotation table referenced from %s+0x%lx (tables are removed)",
+				  sec->base->name, (unsigned long)r->offset);
+		}
 	}
-	list_for_each_entry_safe(sec, tmp, &k->elf->sections, list) {
-		if (!is_annotation(sec))
-			continue;
+	/* removing a section also removes its .rela: restart each time */
+	while ((sec = first_annotation(k))) {
 		while (!list_empty(&sec->symbols))
 			elf_remove_symbol(list_entry(sec->symbols.next,
 						     struct symbol, sec_list));

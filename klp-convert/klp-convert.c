@@ -92,6 +92,8 @@ int main(int argc, char **argv)
 	out = argv[i + 1];
 	htable_init(&k.objs);
 	htable_init(&k.convs);
+	INIT_LIST_HEAD(&k.obj_list);
+	INIT_LIST_HEAD(&k.conv_list);
 
 	check_relocatable(k.path);
 	k.elf = elf_open(k.path);
@@ -108,6 +110,7 @@ int main(int argc, char **argv)
 			"klp-convert: %s: %u klp symbols, %u relocations in %u .klp.rela sections\n",
 			out, k.nr_convs, k.nr_moved, k.nr_sections);
 	elf_close(k.elf);
+	klpc_free(&k);
 	free(symtabs);
 	free(objects);
 	return 0;

@@ -25,15 +25,18 @@
 
 /* One object of the running kernel the patch targets. */
 struct klp_obj {
+	struct list_head list;
 	struct hnode node;
 	char *name;
 	struct htable *symtab;	/* name -> count, from --symtab; or NULL */
+	struct list_head names;	/* its entries */
 	const char *symtab_path;
 	bool known;		/* may carry klp relocations */
 };
 
 /* One symbol becoming a klp symbol. */
 struct klp_conv {
+	struct list_head list;
 	struct hnode node;	/* by symbol pointer */
 	struct symbol *sym;
 	struct klp_obj *obj;
@@ -47,6 +50,7 @@ struct klpc {
 	const char *path;
 	struct htable objs;	/* struct klp_obj by name */
 	struct htable convs;	/* struct klp_conv by symbol */
+	struct list_head obj_list, conv_list;
 	unsigned int nr_convs, nr_moved, nr_sections;
 };
 
@@ -59,11 +63,13 @@ struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create);
 /* '-' to '_' as the kernel names modules; dies on a name it cannot use. */
 char *klpc_obj_name(struct klpc *k, const char *what, const char *raw);
 void klpc_collect_objects(struct klpc *k);
+void klpc_free(struct klpc *k);
 
 /* --symtab OBJ=FILE */
 void klpc_load_symtab(struct klpc *k, const char *arg);
 /* Number of symbols named @name in @obj's symtab. */
 unsigned long klpc_symtab_count(const struct klp_obj *obj, const char *name);
+void klpc_free_symtab(struct klp_obj *obj);
 
 /* annotations and conversion */
 void klpc_read_annotations(struct klpc *k);

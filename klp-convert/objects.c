@@ -37,6 +37,7 @@ struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create)
 	obj = xcalloc(1, sizeof(*obj));
 	obj->name = xstrdup(name);
 	htable_add(&k->objs, &obj->node, hash_str(name));
+	list_add_tail(&obj->list, &k->obj_list);
 	return obj;
 }
 
@@ -129,4 +130,22 @@ void klpc_collect_objects(struct klpc *k)
 		if (sec)
 			objects_from(k, sec, KPATCH_CB_SIZE, 8);
 	}
+}
+
+void klpc_free(struct klpc *k)
+{
+	struct klp_obj *obj, *to;
+	struct klp_conv *c, *tc;
+
+	list_for_each_entry_safe(c, tc, &k->conv_list, list) {
+		free(c->name);
+		free(c);
+	}
+	list_for_each_entry_safe(obj, to, &k->obj_list, list) {
+		klpc_free_symtab(obj);
+		free(obj->name);
+		free(obj);
+	}
+	htable_free(&k->objs);
+	htable_free(&k->convs);
 }

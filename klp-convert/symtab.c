@@ -14,13 +14,15 @@
 #include "lib/util.h"
 
 struct name_count {
+	struct list_head list;
 	struct hnode node;
 	char *name;
 	unsigned long count;
 };
 
-static void count_name(struct htable *t, const char *name)
+static void count_name(struct klp_obj *obj, const char *name)
 {
+	struct htable *t = obj->symtab;
 	struct name_count *nc;
 
 	htable_for_each(t, nc, node, hash_str(name))
@@ -32,6 +34,7 @@ static void count_name(struct htable *t, const char *name)
 	nc->name = xstrdup(name);
 	nc->count = 1;
 	htable_add(t, &nc->node, hash_str(name));
+	list_add_tail(&nc->list, &obj->names);
 }
 
 /* "  12: 0000... 34 FUNC LOCAL DEFAULT 5 name": the name if kallsyms has it */
@@ -55,7 +58,7 @@ static const char *kallsyms_name(char *line)
 }
 
 /* Lines of the ".symtab" table only (a .dynsym would count twice). */
-static unsigned long read_symtab(FILE *f, struct htable *t)
+static unsigned long read_symtab(FILE *f, struct klp_obj *obj)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -73,7 +76,7 @@ static unsigned long read_symtab(FILE *f, struct htable *t)
 			continue;
 		name = kallsyms_name(line);
 		if (name) {
-			count_name(t, name);
+			count_name(obj, name);
 			n++;
 		}
 	}
@@ -102,8 +105,9 @@ void klpc_load_symtab(struct klpc *k, const char *arg)
 			  strerror(errno));
 	obj->symtab = xcalloc(1, sizeof(*obj->symtab));
 	htable_init(obj->symtab);
+	INIT_LIST_HEAD(&obj->names);
 	obj->symtab_path = eq + 1;
-	if (!read_symtab(f, obj->symtab))
+	if (!read_symtab(f, obj))
 		klpc_fail(eq + 1, "--symtab",
 			  "no symbols: not the output of readelf -s --wide");
 	fclose(f);
@@ -120,4 +124,18 @@ unsigned long klpc_symtab_count(const struct klp_obj *obj, const char *name)
 		if (!strcmp(nc->name, name))
 			return nc->count;
 	return 0;
+}
+
+void klpc_free_symtab(struct klp_obj *obj)
+{
+	struct name_count *nc, *t;
+
+	if (!obj->symtab)
+		return;
+	list_for_each_entry_safe(nc, t, &obj->names, list) {
+		free(nc->name);
+		free(nc);
+	}
+	htable_free(obj->symtab);
+	free(obj->symtab);
 }

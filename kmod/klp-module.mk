@@ -1,0 +1,70 @@
+# klp-module.mk: build a hand-written live patch module out of tree and run
+# klp-convert on it. The module's Makefile (read by kbuild and by you):
+#
+#	KPATCH_KMOD ?= /usr/local/share/kpatch-ng/kmod	# this directory
+#	obj-m := livepatch-foo.o
+#	include $(KPATCH_KMOD)/klp-module.mk
+#
+# and then:   make KDIR=/path/to/kernel/build [KLP_CONVERT_FLAGS=...]
+#
+# The sources include "klp-module-reloc.h" / "kpatch-macros.h" (this
+# directory's include/ is on the include path), carry
+# MODULE_INFO(livepatch, "Y"), and name every unexported symbol of the
+# running kernel they use in a KLP_MODULE_RELOC(obj) table. modpost runs with
+# KBUILD_MODPOST_WARN=1: those symbols are undefined at that point, which
+# modpost would otherwise treat as an error. Instead, after klp-convert has
+# turned them into klp symbols, every undefined symbol left must be exported
+# by the kernel (Module.symvers, KBUILD_EXTRA_SYMBOLS) or the build fails.
+# Each .ko with livepatch=Y in .modinfo is converted in place (klp-convert is
+# idempotent). Targets: all (default), modules, clean.
+#
+# Variables: KDIR (kernel build tree, default the running kernel's),
+# KLP_CONVERT (the tool), KLP_CONVERT_FLAGS (e.g. --symtab vmlinux=FILE,
+# --object MOD for a module target the patch has a klp_object for).
+
+ifneq ($(KERNELRELEASE),)
+# ---- kbuild's pass: compile flags only ----
+KPATCH_KMOD ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+ccflags-y += -I$(KPATCH_KMOD)/include
+
+else
+# ---- the user's pass ----
+KPATCH_KMOD := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+KDIR ?= /lib/modules/$(shell uname -r)/build
+KLP_CONVERT ?= $(firstword $(wildcard $(KPATCH_KMOD)/../klp-convert/klp-convert) klp-convert)
+KLP_CONVERT_FLAGS ?=
+KLP_MODULES = $(patsubst %.o,%.ko,$(obj-m))
+
+.PHONY: all modules clean klp-convert-modules
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) \
+		KBUILD_MODPOST_WARN=1 modules
+	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
+		klp-convert-modules
+
+# Convert each livepatch module, then refuse undefined symbols nobody exports.
+klp-convert-modules:
+	@set -e; for ko in $(KLP_MODULES); do \
+		if ! readelf -p .modinfo $$ko | grep -q 'livepatch=Y$$'; then \
+			echo "  KLP     $$ko: no livepatch=Y in .modinfo, not converted"; \
+			continue; fi; \
+		echo "  KLP     $$ko"; \
+		$(KLP_CONVERT) $(KLP_CONVERT_FLAGS) $$ko $$ko.klp.tmp; \
+		mv -f $$ko.klp.tmp $$ko; \
+		readelf -s --wide $$ko | awk '$$7 == "UND" && $$8 != "" { print $$8 }' | \
+			sort -u > $$ko.undef; \
+		cat $(KDIR)/Module.symvers $(KBUILD_EXTRA_SYMBOLS) 2>/dev/null | \
+			awk '{ print $$2 }' | sort -u > $$ko.exported; \
+		missing=$$(comm -23 $$ko.undef $$ko.exported); \
+		rm -f $$ko.undef $$ko.exported; \
+		if [ -n "$$missing" ]; then \
+			for s in $$missing; do echo "klp-module.mk: $$ko: $$s: undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table" >&2; done; \
+			exit 1; \
+		fi; \
+	done
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) clean
+endif
