@@ -1,0 +1,49 @@
+#!/bin/bash
+# boot-sample.sh: build the seed 003 sample (test/klp-convert/sample/) against the
+# cached reference kernel with kmod/klp-module.mk, check the converted module with
+# readelf, then boot it with integration/run-guest.sh: after insmod /proc/cmdline
+# reads "<cmdline> livepatch=1", after disabling the patch the original text is
+# back, and rmmod works (guest side: guest-sample.sh).
+# Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
+#
+#   test/klp-convert/boot-sample.sh [--timeout SECS]
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+tmo=180
+[ "${1:-}" = --timeout ] && tmo=${2:?}
+
+skip() { echo "boot-sample: SKIP: $*"; exit 0; }
+die() { echo "boot-sample: FAIL: $*" >&2; exit 1; }
+
+env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) ||
+	skip "no cached reference kernel (run integration/kernel-cache.sh)"
+eval "$env"
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+[ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
+
+out=$KPATCH_CACHE/klp-convert/sample
+rm -rf "$out"
+mkdir -p "$out"
+cp "$HERE/sample/Makefile" "$HERE/sample/livepatch-sample.c" "$out/"
+make -C "$out" KDIR="$KOBJ" KPATCH_KMOD="$ROOT/kmod" \
+	KLP_CONVERT="$ROOT/klp-convert/klp-convert" \
+	KLP_CONVERT_FLAGS="--symtab vmlinux=$out/vmlinux.symtab" \
+	>"$out/build.log" 2>&1 < /dev/null &
+readelf -s --wide "$KVMLINUX" > "$out/vmlinux.symtab"
+wait $! || { tail -n 20 "$out/build.log" >&2; die "building the sample failed (log $out/build.log)"; }
+ko=$out/livepatch-sample.ko
+
+readelf -S --wide "$ko" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grep -q ' AIo ' ||
+	die "no .klp.rela.vmlinux..text section with flags AIo in $ko"
+readelf -t "$ko" | grep -A3 '\.klp\.rela\.vmlinux\.\.text' | grep -q 'OS (0000000000100000)' ||
+	die ".klp.rela.vmlinux..text lacks SHF_RELA_LIVEPATCH (0x00100000)"
+readelf -s --wide "$ko" | grep -qE 'NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$' ||
+	die "no .klp.sym.vmlinux.saved_command_line,0 with Ndx 0xff20"
+! readelf -S --wide "$ko" | grep -q 'klp.module_relocs' || die "annotation section left in $ko"
+echo "boot-sample: $ko converted:"
+readelf -S --wide "$ko" | grep -E 'klp' | sed 's/^/    /'
+readelf -s --wide "$ko" | grep -E 'klp' | sed 's/^/    /'
+
+"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$KPATCH_CACHE/logs/klp-convert-sample.log" \
+	"$KBZIMAGE" "$HERE/guest-sample.sh" "$ko"
