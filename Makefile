@@ -26,9 +26,9 @@ obj = $(patsubst %.c,$(B)/%.o,$(1))
 .PHONY: all tools check bench install clean deps demo integration
 all: tools
 	@for t in $(TOOLS); do \
-		if [ -e $(B)/$$t ]; then cp -f $(B)/$$t $$t/$$t; fi; done
+		if [ -e $(B)/bin/$$t ]; then cp -f $(B)/bin/$$t $$t/$$t; fi; done
 
-tools: $(B)/create-diff-object $(if $(KLPC_SRCS),$(B)/klp-convert)
+tools: $(B)/bin/create-diff-object $(if $(KLPC_SRCS),$(B)/bin/klp-convert)
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -37,10 +37,12 @@ $(B)/%.o: %.c
 $(B)/libkp.a: $(call obj,$(LIB_SRCS))
 	$(AR) rcs $@ $^
 
-$(B)/create-diff-object: $(call obj,$(CDO_SRCS)) $(B)/libkp.a
+$(B)/bin/create-diff-object: $(call obj,$(CDO_SRCS)) $(B)/libkp.a
+	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/klp-convert: $(call obj,$(KLPC_SRCS)) $(B)/libkp.a
+$(B)/bin/klp-convert: $(call obj,$(KLPC_SRCS)) $(B)/libkp.a
+	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 deps:

@@ -290,12 +290,9 @@ static void read_relocs(struct elf *elf, struct section *rela)
 	rela->data = NULL;
 }
 
-struct elf *elf_open(const char *path)
+static struct elf *alloc_elf(const char *path)
 {
 	struct elf *elf = xcalloc(1, sizeof(*elf));
-	struct section *sec;
-	Elf *e;
-	int fd;
 
 	elf->path = xstrdup(path);
 	INIT_LIST_HEAD(&elf->sections);
@@ -303,6 +300,23 @@ struct elf *elf_open(const char *path)
 	htable_init(&elf->sec_name_hash);
 	htable_init(&elf->sym_name_hash);
 	htable_init(&elf->sym_off_hash);
+	return elf;
+}
+
+struct elf *elf_new(const struct elf *like, const char *path)
+{
+	struct elf *elf = alloc_elf(path);
+
+	elf->ehdr = like->ehdr;
+	return elf;
+}
+
+struct elf *elf_open(const char *path)
+{
+	struct elf *elf = alloc_elf(path);
+	struct section *sec;
+	Elf *e;
+	int fd;
 
 	elf_version(EV_CURRENT);
 	fd = open(path, O_RDONLY);

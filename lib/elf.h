@@ -117,6 +117,8 @@ struct elf {
 
 /* Reading, writing, freeing. Errors exit with EXIT_BADINPUT. */
 struct elf *elf_open(const char *path);
+/* An empty object for the same machine as @like, to be written to @path. */
+struct elf *elf_new(const struct elf *like, const char *path);
 void elf_write(struct elf *elf, const char *path);
 void elf_close(struct elf *elf);
 

@@ -125,7 +125,8 @@ static long x86_ftrace_call_offset(const struct symbol *func)
 		return -1;
 	if (func->size >= 9 && !memcmp(sec->data + at, endbr64, 4))
 		at += 4;
-	if (at + 5 > func->offset + func->size || sec->data[at] != 0xe8)
+	/* "call __fentry__", or the 5-byte nop it is turned into */
+	if (at + 5 > func->offset + func->size)
 		return -1;
 	r = find_reloc_at(sec, at + 1);
 	if (!r || strcmp(r->sym->name, "__fentry__"))

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * create-diff-object: the passes over the shared ELF model.
+ *
+ *   read       main.c       open ORIG and PATCHED, pick the arch ops
+ *   classify   entity.c     what each symbol and section is (function,
+ *                           .cold piece, special static, string section...)
+ *   correlate  correlate.c  pair ORIG and PATCHED symbols and sections
+ *   compare    compare.c    SAME / CHANGED / NEW, relocations compared
+ *                           symbolically, __LINE__-only changes ignored
+ *   verify     verify.c     refusals: data, __init, ftrace, exports, ...
+ *   include    include.c    changed/new functions and what they need
+ *   special    special.c    entries of special sections for included code
+ *   klp        klp.c        references to the running kernel: exported,
+ *                           or klp symbol with sympos from PARENT_SYMTAB
+ *   emit       emit.c       the output object and its records
+ *
+ * Entities are symbols with a byte range (functions and objects); sections
+ * are only containers, so a function in a shared section (.sched.text) is
+ * compared over its own range like any other.
+ */
+#ifndef CDO_H
+#define CDO_H
+
+#include <stdbool.h>
+#include "lib/elf.h"
+#include "arch/arch.h"
+
+struct parent_symtab;
+struct symvers;
+
+/* Per-symbol state of the differ, hung off symbol->priv. */
+struct syminfo {
+	char *why;			/* debug report: why it is in the output */
+	char *norm;			/* name without GCC's numbers */
+	struct symbol *user;		/* first function referencing it */
+	uint64_t user_off;		/* where in it, from its start */
+	struct symbol *out;		/* its counterpart in the output */
+	bool special_static;		/* __warned.N & co: copied, never shared */
+	bool ignored;			/* KPATCH_IGNORE_FUNCTION */
+	bool forced;			/* KPATCH_FORCE_UNSAFE */
+	bool line_only;			/* differs only in __LINE__ immediates */
+	long change_off;		/* first differing offset, or -1 */
+	const char *inlined;		/* changed inlined callee, if known */
+};
+
+/* Per-section state. */
+struct secinfo {
+	struct section *out;		/* whole-section copy in the output */
+	bool anonymous;			/* no function/object symbol inside */
+	bool whole;			/* copied whole into the output */
+	bool ignored;			/* KPATCH_IGNORE_SECTION */
+	bool special;			/* arch special section */
+	uint64_t entsize;		/* special: entry size */
+	size_t nent;			/* special: number of entries */
+	bool *keep;			/* special: entries kept */
+	struct reloc **relocs;		/* its relocations sorted by offset */
+	size_t nr_relocs;
+};
+
+struct cdo {
+	struct elf *orig, *patched, *out;
+	const struct arch *arch;
+	const char *orig_path, *patched_path;
+	const char *parent;		/* vmlinux or a module name */
+	const char *parent_symtab_path, *symvers_path;
+	const char *patch_name, *out_path;
+	const char *objname;		/* for messages: patched object's name */
+	const char *srcfile;		/* STT_FILE of the patched object */
+	struct parent_symtab *pst;
+	struct symvers *symvers;
+	unsigned int nr_changed, nr_new;
+	unsigned int nr_refusals;
+};
+
+static inline struct syminfo *si(const struct symbol *sym)
+{
+	return sym->priv;
+}
+
+static inline struct secinfo *sci(const struct section *sec)
+{
+	return sec->priv;
+}
+
+static inline bool is_func(const struct symbol *sym)
+{
+	return sym->type == STT_FUNC && sym->sec;
+}
+
+static inline bool is_entity(const struct symbol *sym)
+{
+	return sym->sec && (sym->type == STT_FUNC || sym->type == STT_OBJECT ||
+			    (sym->type == STT_NOTYPE && sym->size));
+}
+
+/* entity.c */
+void classify(struct cdo *c, struct elf *elf);
+bool is_special_static_name(const char *name);
+char *normalized_name(const char *name);
+struct symbol *entity_at(const struct section *sec, uint64_t off);
+bool is_init_section(const struct section *sec);
+bool is_ignored_section_name(const char *name);
+bool is_debug_section(const struct section *sec);
+bool is_patch_source_section(const struct section *sec);
+
+/* correlate.c */
+void correlate(struct cdo *c);
+
+/* compare.c */
+void compare(struct cdo *c);
+/* Relocations applying in [off, off+len) of @sec, sorted; returns count. */
+size_t relocs_in(const struct section *sec, uint64_t off, uint64_t len,
+		 struct reloc ***first);
+/* Where relocation @r points: an entity (and offset in it) or a section. */
+struct target {
+	struct symbol *sym;		/* entity, undefined symbol, or NULL */
+	struct section *sec;		/* anonymous section when sym is NULL */
+	int64_t off;			/* offset inside sym or sec */
+	int64_t addend;			/* addend relative to sym or sec start */
+};
+void reloc_target(const struct cdo *c, const struct section *sec,
+		  const struct reloc *r, struct target *t);
+
+/* verify.c */
+void refuse(struct cdo *c, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void verify(struct cdo *c);
+void read_directives(struct cdo *c);
+
+/* include.c */
+void include(struct cdo *c);
+void include_target(struct cdo *c, const struct target *t, const char *user);
+void include_drain(struct cdo *c);
+void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* special.c */
+void special_sections(struct cdo *c);
+void special_filter(struct cdo *c);
+
+/* klp.c */
+void klp_load(struct cdo *c);
+/* Name the output uses for an external reference to @sym. */
+const char *klp_export_namespace(struct cdo *c, const char *name);
+const char *klp_external_name(struct cdo *c, struct symbol *sym,
+			      bool *is_klp, unsigned long *sympos);
+unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
+
+/* emit.c */
+void emit(struct cdo *c);
+
+/* report */
+void report(struct cdo *c);
+
+#endif

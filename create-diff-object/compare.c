@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Compare: decide for every PATCHED function and object whether it is
+ * SAME, CHANGED or NEW. Bytes are compared over the symbol's own range and
+ * relocations symbolically: two relocations are equal when they apply at
+ * the same offset with the same type and reach correlated targets at the
+ * same place, whatever the symbol indices. String literals compare by
+ * their text, special statics by their contents. A function whose bytes
+ * differ only in immediates that feed a __LINE__ argument is SAME.
+ * Changes then propagate: a .cold piece changes its parent, and a changed
+ * read-only object changes every function that reads it (they must use
+ * the patch's new copy).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+static int cmp_reloc(const void *a, const void *b)
+{
+	const struct reloc *x = *(struct reloc *const *)a;
+	const struct reloc *y = *(struct reloc *const *)b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+static void sort_relocs(struct section *sec)
+{
+	struct secinfo *s = sci(sec);
+	struct reloc *r;
+	size_t n = 0;
+
+	if (s->relocs || !sec->rela)
+		return;
+	for_each_reloc(sec->rela, r)
+		n++;
+	s->relocs = xcalloc(n + 1, sizeof(*s->relocs));
+	n = 0;
+	for_each_reloc(sec->rela, r)
+		s->relocs[n++] = r;
+	qsort(s->relocs, n, sizeof(*s->relocs), cmp_reloc);
+	s->nr_relocs = n;
+}
+
+size_t relocs_in(const struct section *sec, uint64_t off, uint64_t len,
+		 struct reloc ***first)
+{
+	struct secinfo *s = sci(sec);
+	size_t lo = 0, hi, start;
+
+	sort_relocs((struct section *)sec);
+	hi = s->nr_relocs;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->relocs[mid]->offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	start = lo;
+	while (lo < s->nr_relocs && s->relocs[lo]->offset < off + len)
+		lo++;
+	*first = s->relocs ? s->relocs + start : NULL;
+	return lo - start;
+}
+
+void reloc_target(const struct cdo *c, const struct section *sec,
+		  const struct reloc *r, struct target *t)
+{
+	struct symbol *s = r->sym, *e;
+	int64_t off = c->arch->reloc_target(sec, r);
+
+	memset(t, 0, sizeof(*t));
+	t->addend = r->addend;
+	if (!s->sec) {
+		t->sym = s;
+		t->off = off;
+		return;
+	}
+	if (is_entity(s)) {
+		t->sym = s;
+		t->off = off;
+		return;
+	}
+	/* section symbol or label: find what lives at that offset */
+	off += s->offset;
+	e = off >= 0 ? entity_at(s->sec, off) : NULL;
+	if (e) {
+		t->sym = e;
+		t->off = off - e->offset;
+		t->addend = r->addend + s->offset - e->offset;
+	} else {
+		t->sec = s->sec;
+		t->off = off;
+		t->addend = r->addend + s->offset;
+	}
+}
+
+static bool same_bytes(const struct section *a, uint64_t aoff,
+		       const struct section *b, uint64_t boff, uint64_t len)
+{
+	bool anob = a->sh.sh_type == SHT_NOBITS, bnob = b->sh.sh_type == SHT_NOBITS;
+
+	if (anob || bnob)
+		return anob && bnob;
+	if (aoff + len > a->size || boff + len > b->size)
+		return false;
+	return !memcmp(a->data + aoff, b->data + boff, len);
+}
+
+static bool same_string(const struct section *a, int64_t aoff,
+			const struct section *b, int64_t boff)
+{
+	const char *sa, *sb;
+	size_t la, lb;
+
+	if (aoff < 0 || boff < 0 || (uint64_t)aoff >= a->size ||
+	    (uint64_t)boff >= b->size || !a->data || !b->data)
+		return false;
+	sa = (const char *)a->data + aoff;
+	sb = (const char *)b->data + boff;
+	la = strnlen(sa, a->size - aoff);
+	lb = strnlen(sb, b->size - boff);
+	return la == lb && !memcmp(sa, sb, la);
+}
+
+static bool same_special_static(const struct symbol *a, const struct symbol *b)
+{
+	return !strcmp(si(a)->norm, si(b)->norm) && a->size == b->size &&
+	       same_bytes(a->sec, a->offset, b->sec, b->offset, a->size);
+}
+
+/* Section names without their numbers: .data..Lubsan_data118 */
+static bool similar_section_names(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (isdigit((unsigned char)*a)) {
+			a++;
+			continue;
+		}
+		if (isdigit((unsigned char)*b)) {
+			b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return true;
+}
+
+static bool same_target(const struct target *a, const struct target *b)
+{
+	if (a->sym && b->sym) {
+		if (a->addend != b->addend)
+			return false;
+		if (!a->sym->sec && !b->sym->sec)
+			return !strcmp(a->sym->name, b->sym->name);
+		if (b->sym->twin)
+			return b->sym->twin == a->sym;
+		return si(a->sym)->special_static && si(b->sym)->special_static &&
+		       same_special_static(a->sym, b->sym);
+	}
+	if (!a->sec || !b->sec)
+		return false;
+	if (is_string_section(a->sec) && is_string_section(b->sec))
+		return a->addend - a->off == b->addend - b->off &&
+		       same_string(a->sec, a->off, b->sec, b->off);
+	if (a->addend != b->addend || a->off != b->off ||
+	    (b->sec->twin != a->sec &&
+	     !similar_section_names(a->sec->name, b->sec->name)))
+		return false;
+	if (a->sec->sh.sh_entsize && a->off >= 0)
+		return same_bytes(a->sec, a->off, b->sec, b->off,
+				  a->sec->sh.sh_entsize);
+	return a->sec->size == b->sec->size &&
+	       same_bytes(a->sec, 0, b->sec, 0, a->sec->size);
+}
+
+static bool same_relocs(const struct cdo *c, const struct symbol *o,
+			const struct symbol *p, long *diff)
+{
+	struct reloc **ro, **rp;
+	size_t no = relocs_in(o->sec, o->offset, o->size, &ro);
+	size_t np = relocs_in(p->sec, p->offset, p->size, &rp);
+	size_t i;
+
+	for (i = 0; i < no && i < np; i++) {
+		struct target to, tp;
+
+		reloc_target(c, o->sec, ro[i], &to);
+		reloc_target(c, p->sec, rp[i], &tp);
+		if (ro[i]->offset - o->offset != rp[i]->offset - p->offset ||
+		    ro[i]->type != rp[i]->type || !same_target(&to, &tp)) {
+			*diff = rp[i]->offset - p->offset;
+			return false;
+		}
+	}
+	if (no != np) {
+		*diff = i < np ? (long)(rp[i]->offset - p->offset) : (long)p->size;
+		return false;
+	}
+	return true;
+}
+
+static const char *const line_funcs[] = {
+	"__might_sleep", "__might_resched", "__might_fault", "___might_sleep",
+	"__warn_printk", "_printk", "printk", "lockdep_rcu_suspicious",
+	"__btrfs_abort_transaction", "btrfs_handle_fs_error",
+	"__btrfs_handle_fs_error", "warn_slowpath_fmt", "__cant_sleep",
+	"__cant_migrate", "_dev_printk", "_dev_warn", "_dev_err", "_dev_info",
+	"__dynamic_pr_debug", "__dynamic_dev_dbg", "rcu_read_lock_held",
+	"__kasan_check_read",
+};
+
+struct line_ctx {
+	const struct cdo *c;
+	const struct symbol *func;
+};
+
+static bool is_line_call(void *ctx, size_t off)
+{
+	struct line_ctx *lc = ctx;
+	const struct symbol *f = lc->func;
+	struct reloc **rs;
+	size_t n, i, k;
+
+	n = relocs_in(f->sec, f->offset + off, 64, &rs);
+	for (i = 0; i < n; i++) {
+		struct target t;
+
+		reloc_target(lc->c, f->sec, rs[i], &t);
+		if (!t.sym)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(line_funcs); k++)
+			if (!strcmp(t.sym->name, line_funcs[k]))
+				return true;
+	}
+	return false;
+}
+
+static void compare_entity(struct cdo *c, struct symbol *p)
+{
+	struct symbol *o = p->twin;
+	struct syminfo *s = si(p);
+	long diff = -1;
+	bool bytes;
+
+	if (p->size != o->size) {
+		s->change_off = 0;
+		p->status = CHANGED;
+		return;
+	}
+	bytes = same_bytes(o->sec, o->offset, p->sec, p->offset, p->size);
+	if (!same_relocs(c, o, p, &diff)) {
+		s->change_off = diff;
+		p->status = CHANGED;
+		debugf("compare: %s: relocation at offset 0x%lx differs", p->name,
+		       diff);
+		return;
+	}
+	if (bytes)
+		return;
+	if (is_func(p) && o->sec->data && p->sec->data) {
+		struct line_ctx lc = { c, p };
+
+		if (c->arch->line_only_change(o->sec->data + o->offset,
+					      p->sec->data + p->offset, p->size,
+					      is_line_call, &lc)) {
+			s->line_only = true;
+			return;
+		}
+	}
+	if (p->sec->data && o->sec->data) {
+		uint64_t i;
+
+		for (i = 0; i < p->size; i++)
+			if (o->sec->data[o->offset + i] != p->sec->data[p->offset + i])
+				break;
+		s->change_off = i;
+	} else {
+		s->change_off = 0;
+	}
+	p->status = CHANGED;
+	debugf("compare: %s: bytes differ at offset 0x%lx", p->name,
+	       (unsigned long)s->change_off);
+}
+
+static bool is_readonly_data(const struct symbol *sym)
+{
+	return sym->type == STT_OBJECT && !(sym->sec->sh.sh_flags & SHF_WRITE) &&
+	       !si(sym)->special_static;
+}
+
+/* A function reading changed read-only data must use the new copy. */
+static bool propagate(struct cdo *c)
+{
+	struct symbol *p;
+	bool more = false;
+
+	for_each_sym(c->patched, p) {
+		struct reloc **rs;
+		size_t n, i;
+
+		if (!is_entity(p) || p->status != SAME || !p->twin)
+			continue;
+		n = relocs_in(p->sec, p->offset, p->size, &rs);
+		for (i = 0; i < n; i++) {
+			struct target t;
+
+			reloc_target(c, p->sec, rs[i], &t);
+			if (t.sym && t.sym->sec && t.sym != p &&
+			    t.sym->status == CHANGED && is_readonly_data(t.sym)) {
+				p->status = CHANGED;
+				si(p)->change_off = rs[i]->offset - p->offset;
+				free(si(p)->why);
+				si(p)->why = xasprintf("uses changed read-only data %s",
+						       t.sym->name);
+				more = true;
+				break;
+			}
+		}
+	}
+	return more;
+}
+
+static void propagate_children(struct cdo *c)
+{
+	struct symbol *p;
+
+	for_each_sym(c->patched, p) {
+		struct symbol *parent = p->parent;
+
+		if (!parent || p->status == SAME || parent->status != SAME ||
+		    !is_func(parent) || !strncmp(p->name, "__pfx_", 6))
+			continue;
+		parent->status = CHANGED;
+		si(parent)->change_off = 0;
+		si(parent)->why = xasprintf("its part %s changed", p->name);
+	}
+}
+
+void compare(struct cdo *c)
+{
+	struct symbol *p;
+
+	for_each_sym(c->patched, p) {
+		if (!is_entity(p))
+			continue;
+		if (si(p)->special_static)
+			p->status = SAME;
+		else if (!p->twin)
+			p->status = NEW;
+		else
+			compare_entity(c, p);
+	}
+	propagate_children(c);
+	while (propagate(c))
+		;
+	for_each_sym(c->patched, p)
+		if (p->twin)
+			p->twin->status = p->status;
+}

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emit: build the output object from scratch. Every input section with
+ * something included becomes one output section of the same name: copied
+ * whole when all of it is included, otherwise as the concatenation of its
+ * included functions/objects (or of its kept special-section entries).
+ * Each copied range carries its relocations, retargeted: to the copy when
+ * the target is in the output, otherwise to an external symbol named by
+ * klp.c. Then the records the template and klp-convert read:
+ * .kpatch.funcs, .kpatch.strings, .klp.module_relocs.<obj>.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+struct piece {
+	struct section *in;
+	uint64_t off, len;
+	struct section *out;
+	uint64_t out_off;
+};
+
+struct klpsym {
+	struct symbol *sym;
+	unsigned long sympos;
+};
+
+struct emitter {
+	struct cdo *c;
+	struct elf *out;
+	struct piece *pieces;
+	size_t npieces, cap;
+	struct klpsym *klp;
+	size_t nklp;
+	struct section *strings;
+};
+
+static void add_piece(struct emitter *em, struct section *in, uint64_t off,
+		      uint64_t len, struct section *out, uint64_t out_off)
+{
+	if (em->npieces == em->cap) {
+		em->cap = em->cap ? em->cap * 2 : 64;
+		em->pieces = xrealloc(em->pieces, em->cap * sizeof(*em->pieces));
+	}
+	em->pieces[em->npieces++] = (struct piece){ in, off, len, out, out_off };
+}
+
+static struct section *new_out_section(struct emitter *em, struct section *in)
+{
+	struct section *s = elf_create_section(em->out, in->name, in->sh.sh_type,
+					       in->sh.sh_flags & ~SHF_GROUP,
+					       in->sh.sh_entsize,
+					       in->sh.sh_addralign, 0);
+
+	sci(in)->out = s;
+	return s;
+}
+
+static uint64_t append_range(struct section *out, struct section *in,
+			     uint64_t off, uint64_t len)
+{
+	const void *data = in->data ? in->data + off : NULL;
+
+	return elf_section_append(out, data, len, in->sh.sh_addralign);
+}
+
+static void emit_symbol(struct emitter *em, struct symbol *sym,
+			struct section *out, uint64_t off)
+{
+	struct symbol *o = elf_create_symbol(em->out, sym->name, out, off,
+					     sym->size, sym->bind, sym->type);
+
+	o->other = sym->other;
+	si(sym)->out = o;
+}
+
+static bool all_entities_included(struct section *sec)
+{
+	struct symbol *sym;
+
+	list_for_each_entry(sym, &sec->symbols, sec_list)
+		if (is_entity(sym) && !sym->include)
+			return false;
+	return true;
+}
+
+static bool has_included_entity(struct section *sec)
+{
+	struct symbol *sym;
+
+	list_for_each_entry(sym, &sec->symbols, sec_list)
+		if (is_entity(sym) && sym->include)
+			return true;
+	return false;
+}
+
+static void copy_whole(struct emitter *em, struct section *sec)
+{
+	struct section *out = new_out_section(em, sec);
+	struct symbol *sym;
+
+	append_range(out, sec, 0, sec->size);
+	add_piece(em, sec, 0, sec->size, out, 0);
+	sci(sec)->whole = true;
+	list_for_each_entry(sym, &sec->symbols, sec_list) {
+		if (!is_entity(sym))
+			continue;
+		sym->include = true;
+		emit_symbol(em, sym, out, sym->offset);
+	}
+}
+
+static void copy_entities(struct emitter *em, struct section *sec)
+{
+	struct section *out = new_out_section(em, sec);
+	struct symbol *sym;
+
+	list_for_each_entry(sym, &sec->symbols, sec_list) {
+		uint64_t off;
+
+		if (!is_entity(sym) || !sym->include)
+			continue;
+		off = append_range(out, sec, sym->offset, sym->size);
+		add_piece(em, sec, sym->offset, sym->size, out, off);
+		emit_symbol(em, sym, out, off);
+	}
+}
+
+static void copy_special(struct emitter *em, struct section *sec)
+{
+	struct secinfo *s = sci(sec);
+	struct section *out = NULL;
+	size_t i;
+
+	for (i = 0; i < s->nent; i++) {
+		uint64_t off, len;
+
+		if (!s->keep[i])
+			continue;
+		if (!out)
+			out = new_out_section(em, sec);
+		len = sec->size - i * s->entsize;
+		if (len > s->entsize)
+			len = s->entsize;
+		off = elf_section_append(out, sec->data + i * s->entsize, len, 1);
+		add_piece(em, sec, i * s->entsize, len, out, off);
+	}
+	if (out)
+		out->sh.sh_addralign = sec->sh.sh_addralign;
+}
+
+static void copy_sections(struct emitter *em)
+{
+	struct section *sec;
+
+	for_each_sec(em->c->patched, sec) {
+		if (is_rela_section(sec) || is_debug_section(sec))
+			continue;
+		if (sci(sec)->special) {
+			if (sci(sec)->keep)
+				copy_special(em, sec);
+		} else if (sec->include) {
+			copy_whole(em, sec);
+		} else if (has_included_entity(sec)) {
+			if (all_entities_included(sec))
+				copy_whole(em, sec);
+			else
+				copy_entities(em, sec);
+		}
+	}
+}
+
+/* The output's undefined symbol for a reference to @sym outside it. */
+static struct symbol *external(struct emitter *em, struct symbol *sym)
+{
+	struct cdo *c = em->c;
+	unsigned long sympos;
+	const char *name;
+	struct symbol *o;
+	bool klp;
+
+	name = klp_external_name(c, sym, &klp, &sympos);
+	for_each_sym_named(em->out, o, name)
+		if (!o->sec)
+			return o;
+	o = elf_create_symbol(em->out, name, NULL, 0, 0, STB_GLOBAL,
+			      sym->type == STT_SECTION ? STT_NOTYPE : sym->type);
+	if (klp) {
+		em->klp = xrealloc(em->klp, (em->nklp + 1) * sizeof(*em->klp));
+		em->klp[em->nklp++] = (struct klpsym){ o, sympos };
+		debugf("klp: %s -> %s", sym->name, name);
+	} else {
+		debugf("exported: %s", sym->name);
+	}
+	return o;
+}
+
+static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
+{
+	struct cdo *c = em->c;
+	struct target t;
+	struct symbol *to;
+	int64_t addend = 0;
+
+	reloc_target(c, p->in, r, &t);
+	if (t.sym && t.sym->include && si(t.sym)->out) {
+		to = si(t.sym)->out;
+		addend = t.addend;
+	} else if (t.sym) {
+		to = external(em, t.sym);
+		addend = t.addend;
+	} else {
+		if (!sci(t.sec)->whole)
+			die(EXIT_BADINPUT, "%s: %s+0x%lx: reference to section %s, which the output does not carry",
+			    c->objname, p->in->name, (unsigned long)r->offset,
+			    t.sec->name);
+		to = elf_section_symbol(em->out, sci(t.sec)->out);
+		addend = t.addend;
+	}
+	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
+		      r->type, addend);
+}
+
+static void copy_relocs(struct emitter *em)
+{
+	size_t i, n, k;
+
+	for (i = 0; i < em->npieces; i++) {
+		struct piece *p = &em->pieces[i];
+		struct reloc **rs;
+
+		n = relocs_in(p->in, p->off, p->len, &rs);
+		for (k = 0; k < n; k++)
+			retarget(em, p, rs[k]);
+	}
+}
+
+static uint64_t add_string(struct emitter *em, const char *s)
+{
+	if (!em->strings)
+		em->strings = elf_create_section(em->out, ".kpatch.strings",
+						 SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
+	return elf_section_append(em->strings, s, strlen(s) + 1, 1);
+}
+
+static void string_reloc(struct emitter *em, struct section *sec,
+			 uint64_t off, const char *s)
+{
+	uint64_t soff = add_string(em, s);
+
+	elf_add_reloc(em->out, sec, off,
+		      elf_section_symbol(em->out, em->strings),
+		      em->c->arch->r_abs64, soff);
+}
+
+static char *objname(const char *parent)
+{
+	char *s = xstrdup(parent), *p;
+
+	for (p = s; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return s;
+}
+
+/* struct kpatch_func_record { new_func, old_name, objname, sympos } */
+static void emit_func_records(struct emitter *em)
+{
+	struct cdo *c = em->c;
+	struct section *funcs = NULL;
+	char *obj = objname(c->parent);
+	struct symbol *sym;
+
+	for_each_sym(c->patched, sym) {
+		uint64_t rec[4] = { 0 }, off;
+
+		if (!is_func(sym) || !sym->include || sym->status != CHANGED ||
+		    sym->parent)
+			continue;
+		if (!funcs)
+			funcs = elf_create_section(em->out, ".kpatch.funcs",
+						   SHT_PROGBITS, SHF_ALLOC, 32, 8, 0);
+		rec[3] = klp_func_sympos(c, sym->twin ? sym->twin : sym);
+		off = elf_section_append(funcs, rec, sizeof(rec), 8);
+		elf_add_reloc(em->out, funcs, off, si(sym)->out,
+			      c->arch->r_abs64, 0);
+		string_reloc(em, funcs, off + 8, sym->name);
+		string_reloc(em, funcs, off + 16, obj);
+		c->nr_changed++;
+		debugf("patched: %s (%s) sympos %lu", sym->name,
+		       si(sym)->inlined ? si(sym)->inlined : si(sym)->why,
+		       (unsigned long)rec[3]);
+	}
+	free(obj);
+}
+
+/* struct klp_module_reloc { void *sym; u32 sympos; } __packed */
+static void emit_klp_records(struct emitter *em)
+{
+	char *obj = objname(em->c->parent), *name;
+	struct section *sec;
+	size_t i;
+
+	if (!em->nklp)
+		goto out;
+	name = xasprintf(".klp.module_relocs.%s", obj);
+	sec = elf_create_section(em->out, name, SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
+	free(name);
+	for (i = 0; i < em->nklp; i++) {
+		unsigned char rec[12] = { 0 };
+		uint32_t pos = em->klp[i].sympos;
+		uint64_t off;
+
+		memcpy(rec + 8, &pos, 4);
+		off = elf_section_append(sec, rec, sizeof(rec), 1);
+		elf_add_reloc(em->out, sec, off, em->klp[i].sym,
+			      em->c->arch->r_abs64, 0);
+	}
+out:
+	free(obj);
+}
+
+/* Callback entries { fn, objname }: the objname is the parent's. */
+static void fill_callbacks(struct emitter *em)
+{
+	char *obj = objname(em->c->parent);
+	struct section *sec;
+
+	for_each_sec(em->out, sec) {
+		uint64_t off;
+
+		if (strncmp(sec->name, ".kpatch.callbacks.", 18))
+			continue;
+		for (off = 0; off + 16 <= sec->size; off += 16)
+			if (!find_reloc_at(sec, off + 8))
+				string_reloc(em, sec, off + 8, obj);
+	}
+	free(obj);
+}
+
+/* MODULE_IMPORT_NS for namespaced exports the output uses. */
+static void emit_import_ns(struct emitter *em)
+{
+	struct section *modinfo = NULL;
+	struct symbol *sym;
+
+	for_each_sym(em->out, sym) {
+		const char *ns;
+		char *line;
+
+		if (sym->sec || sym->type == STT_FILE ||
+		    !(ns = klp_export_namespace(em->c, sym->name)))
+			continue;
+		if (!modinfo)
+			modinfo = elf_create_section(em->out, ".modinfo",
+						     SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
+		line = xasprintf("import_ns=%s", ns);
+		if (!memmem(modinfo->data, modinfo->size, line, strlen(line) + 1))
+			elf_section_append(modinfo, line, strlen(line) + 1, 1);
+		free(line);
+	}
+}
+
+static void report_included(struct cdo *c)
+{
+	struct symbol *sym;
+
+	for_each_sym(c->patched, sym) {
+		if (!sym->include || !is_entity(sym))
+			continue;
+		if (sym->status == NEW && is_func(sym))
+			debugf("new: %s", sym->name);
+		else if (sym->status != CHANGED || !is_func(sym) || sym->parent)
+			debugf("included: %s (%s)", sym->name,
+			       si(sym)->why ? si(sym)->why : "whole section");
+	}
+}
+
+void emit(struct cdo *c)
+{
+	struct emitter em = { .c = c };
+
+	em.out = elf_new(c->patched, c->out_path);
+	if (c->srcfile) {
+		struct symbol *f = elf_create_symbol(em.out, c->srcfile, NULL, 0,
+						     0, STB_LOCAL, STT_FILE);
+		f->shndx = SHN_ABS;
+	}
+	copy_sections(&em);
+	copy_relocs(&em);
+	emit_func_records(&em);
+	fill_callbacks(&em);
+	emit_klp_records(&em);
+	emit_import_ns(&em);
+	report_included(c);
+	if (c->nr_refusals)
+		return;
+	elf_write(em.out, c->out_path);
+	elf_close(em.out);
+	free(em.pieces);
+	free(em.klp);
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Classify: before anything is compared, decide what each symbol and
+ * section of an object is. A ".cold" piece belongs to its function; GCC's
+ * numbered names (count.3, foo.isra.0, __UNIQUE_ID_ddebug12.4) get a
+ * normalized form without the numbers, which is what correlation matches
+ * on; "special statics" (__warned.N, __func__.N, ...) are per-call-site
+ * helpers that a patch may copy freely; a section with no function or
+ * object inside is "anonymous" (string literals, constant pools,
+ * .altinstr_replacement) and is copied whole when something needs it.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+static const char *const special_static_prefixes[] = {
+	"__key.", "__warned.", "__already_done.", "__func__.",
+	"__FUNCTION__.", "_rs.", "CSWTCH.", "_entry.", "_entry_ptr.",
+	"__print_once.", "descriptor.", "__msg.", "__UNIQUE_ID_",
+	"__tpstrtab_", "__bpf_trace_tp_map_", "__compound_literal.",
+};
+
+bool is_special_static_name(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(special_static_prefixes); i++)
+		if (!strncmp(name, special_static_prefixes[i],
+			     strlen(special_static_prefixes[i])))
+			return true;
+	return false;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n)
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+/*
+ * "foo.isra.0" -> "foo.isra.#", "count.12" -> "count.#",
+ * "__UNIQUE_ID_ddebug123.4" -> "__UNIQUE_ID_ddebug#.#".
+ */
+char *normalized_name(const char *name)
+{
+	size_t len = strlen(name), i = 0, o = 0;
+	char *out = xmalloc(len + 2);
+
+	if (!strncmp(name, "__UNIQUE_ID_", 12)) {
+		const char *dot = strchr(name, '.');
+		size_t end = dot ? (size_t)(dot - name) : len;
+
+		while (end > 12 && isdigit((unsigned char)name[end - 1]))
+			end--;
+		memcpy(out, name, end);
+		o = end;
+		out[o++] = '#';
+		i = dot ? (size_t)(dot - name) : len;
+	}
+	while (i < len) {
+		const char *dot = strchr(name + i + 1, '.');
+		size_t end = dot ? (size_t)(dot - name) : len;
+
+		if (name[i] == '.' && all_digits(name + i + 1, end - i - 1)) {
+			out[o++] = '.';
+			out[o++] = '#';
+		} else {
+			memcpy(out + o, name + i, end - i);
+			o += end - i;
+		}
+		i = end;
+	}
+	out[o] = 0;
+	return out;
+}
+
+struct symbol *entity_at(const struct section *sec, uint64_t off)
+{
+	struct symbol *sym = find_symbol_containing(sec, off);
+
+	if (sym)
+		return sym;
+	/* an offset right at the end of an object (a past-the-end pointer) */
+	sym = find_symbol_at(sec, off);
+	if (sym && is_entity(sym))
+		return sym;
+	return NULL;
+}
+
+bool is_init_section(const struct section *sec)
+{
+	return !strncmp(sec->name, ".init.", 6) ||
+	       !strncmp(sec->name, ".exit.", 6) ||
+	       !strncmp(sec->name, ".meminit.", 9) ||
+	       !strncmp(sec->name, ".initcall", 9);
+}
+
+bool is_debug_section(const struct section *sec)
+{
+	return !strncmp(sec->name, ".debug_", 7) ||
+	       !strncmp(sec->name, ".rela.debug_", 12) ||
+	       !strcmp(sec->name, ".comment") ||
+	       !strncmp(sec->name, ".note", 5) ||
+	       !strncmp(sec->name, ".discard", 8) ||
+	       !strcmp(sec->name, ".llvm_addrsig") ||
+	       !strcmp(sec->name, ".eh_frame") ||
+	       !strncmp(sec->name, ".gnu.", 5);
+}
+
+bool is_patch_source_section(const struct section *sec)
+{
+	return !strncmp(sec->name, ".kpatch.", 8);
+}
+
+/*
+ * The function a ".cold" piece was split from, or the function a
+ * "__pfx_" padding symbol precedes: such pieces live and die with it.
+ */
+static void find_parent(struct elf *elf, struct symbol *sym)
+{
+	const char *cold = strstr(sym->name, ".cold");
+	char *pname;
+
+	if (!is_func(sym))
+		return;
+	if (!strncmp(sym->name, "__pfx_", 6)) {
+		pname = xstrdup(sym->name + 6);
+	} else if (cold) {
+		pname = xstrdup(sym->name);
+		pname[cold - sym->name] = 0;
+	} else {
+		return;
+	}
+	sym->parent = find_symbol_by_name(elf, pname);
+	if (sym->parent && !is_func(sym->parent))
+		sym->parent = NULL;
+	free(pname);
+}
+
+void classify(struct cdo *c, struct elf *elf)
+{
+	struct section *sec;
+	struct symbol *sym;
+
+	for_each_sec(elf, sec) {
+		struct secinfo *s = xcalloc(1, sizeof(*s));
+
+		s->special = arch_special(c->arch, sec->name) != NULL;
+		s->anonymous = true;
+		sec->priv = s;
+	}
+	for_each_sym(elf, sym) {
+		struct syminfo *s = xcalloc(1, sizeof(*s));
+
+		s->change_off = -1;
+		sym->priv = s;
+		if (sym->type == STT_FILE && !c->srcfile && elf == c->patched)
+			c->srcfile = sym->name;
+		if (!is_entity(sym))
+			continue;
+		sci(sym->sec)->anonymous = false;
+		s->special_static = sym->type == STT_OBJECT &&
+				    is_local_sym(sym) &&
+				    is_special_static_name(sym->name);
+		find_parent(elf, sym);
+	}
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Include: the output holds the changed and new functions and exactly what
+ * they need to run in the patch module. A worklist walks out from them: a
+ * function's .cold part and __pfx_ padding come along; a new object, a
+ * special static (__warned.N, descriptors, __func__) and an anonymous
+ * section (string literals, constant pools, alternative replacements) are
+ * copied; everything else — unchanged functions, unchanged variables, a
+ * changed function's static locals — stays in the running kernel and is
+ * only referenced (klp.c decides how).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+struct work {
+	struct symbol **syms;
+	size_t nsyms, cap;
+	struct section **secs;
+	size_t nsecs, scap;
+};
+
+static struct work work;
+
+void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sym->include)
+		return;
+	sym->include = true;
+	if (!si(sym)->why) {
+		va_start(ap, fmt);
+		if (vasprintf(&si(sym)->why, fmt, ap) < 0)
+			si(sym)->why = NULL;
+		va_end(ap);
+	}
+	if (work.nsyms == work.cap) {
+		work.cap = work.cap ? work.cap * 2 : 64;
+		work.syms = xrealloc(work.syms, work.cap * sizeof(*work.syms));
+	}
+	work.syms[work.nsyms++] = sym;
+}
+
+static void include_section(struct section *sec)
+{
+	if (sec->include)
+		return;
+	sec->include = true;
+	if (work.nsecs == work.scap) {
+		work.scap = work.scap ? work.scap * 2 : 16;
+		work.secs = xrealloc(work.secs, work.scap * sizeof(*work.secs));
+	}
+	work.secs[work.nsecs++] = sec;
+}
+
+/* Does a reference to @t from included code need a copy of it? */
+void include_target(struct cdo *c, const struct target *t, const char *user)
+{
+	struct symbol *s = t->sym;
+
+	if (t->sec) {
+		if (!sci(t->sec)->special && !is_debug_section(t->sec))
+			include_section(t->sec);
+		return;
+	}
+	if (!s || !s->sec || s->include)
+		return;
+	if (is_func(s)) {
+		if (s->status != SAME && !si(s)->ignored)
+			include_symbol(c, s, "%s", s->status == NEW ? "new" : "changed");
+		return;
+	}
+	if (si(s)->special_static)
+		include_symbol(c, s, "needed by %s", user);
+	else if (s->status == NEW)
+		include_symbol(c, s, "new, needed by %s", user);
+	else if (s->status == CHANGED && !(s->sec->sh.sh_flags & SHF_WRITE))
+		include_symbol(c, s, "changed read-only data, needed by %s", user);
+}
+
+static void walk_range(struct cdo *c, struct section *sec, uint64_t off,
+		       uint64_t len, const char *user)
+{
+	struct reloc **rs;
+	size_t n, i;
+
+	n = relocs_in(sec, off, len, &rs);
+	for (i = 0; i < n; i++) {
+		struct target t;
+
+		reloc_target(c, sec, rs[i], &t);
+		include_target(c, &t, user);
+	}
+}
+
+static void include_children(struct cdo *c, struct symbol *sym)
+{
+	struct symbol *s;
+
+	list_for_each_entry(s, &sym->sec->symbols, sec_list)
+		if (s->parent == sym)
+			include_symbol(c, s, "part of %s", sym->name);
+	if (sym->parent)
+		include_symbol(c, sym->parent, "its part %s changed", sym->name);
+}
+
+void include_drain(struct cdo *c)
+{
+	while (work.nsyms || work.nsecs) {
+		if (work.nsyms) {
+			struct symbol *sym = work.syms[--work.nsyms];
+
+			include_children(c, sym);
+			walk_range(c, sym->sec, sym->offset, sym->size, sym->name);
+			continue;
+		}
+		{
+			struct section *sec = work.secs[--work.nsecs];
+
+			walk_range(c, sec, 0, sec->size, sec->name);
+		}
+	}
+}
+
+static const char *change_reason(const struct symbol *sym)
+{
+	static char buf[64];
+
+	if (sym->status == NEW)
+		return "new";
+	snprintf(buf, sizeof(buf), "changed at offset 0x%lx",
+		 (unsigned long)(si(sym)->change_off < 0 ? 0 : si(sym)->change_off));
+	return buf;
+}
+
+void include(struct cdo *c)
+{
+	struct symbol *sym;
+	struct section *sec;
+
+	for_each_sym(c->patched, sym) {
+		if (!is_entity(sym) || sym->status == SAME || si(sym)->ignored)
+			continue;
+		if (is_func(sym) && !is_init_section(sym->sec))
+			include_symbol(c, sym, "%s", change_reason(sym));
+		else if (sym->status == NEW && !is_local_sym(sym) &&
+			 !is_init_section(sym->sec))
+			include_symbol(c, sym, "new global");
+	}
+	/* callbacks and the like from kpatch-macros.h come along whole */
+	for_each_sec(c->patched, sec)
+		if (!strncmp(sec->name, ".kpatch.callbacks.", 18))
+			include_section(sec);
+	include_drain(c);
+}

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * References to the running kernel. Every symbol the output uses but does
+ * not define is either exported (listed in Module.symvers: a plain
+ * undefined symbol the module loader resolves) or not, and then it becomes
+ * a klp symbol ".klp.sym.<obj>.<name>,<sympos>" that the livepatch core
+ * resolves through kallsyms. sympos counts same-named symbols in kallsyms
+ * order (by address, which PARENT_SYMTAB gives); 0 means the name is
+ * unique. A local is found through the STT_FILE block of its source file;
+ * when two files share a basename, the block whose other locals best match
+ * this object's wins.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+struct pst_entry {
+	struct hnode node;
+	char *name;
+	uint64_t value;
+	unsigned int file;		/* index of its STT_FILE block */
+	unsigned int order;
+	bool local, defined;
+};
+
+struct parent_symtab {
+	struct pst_entry *e;
+	size_t n;
+	char **files;			/* STT_FILE names by block index */
+	size_t nfiles;
+	struct htable by_name;
+};
+
+struct export {
+	struct hnode node;
+	char *name;
+	char *ns;
+};
+
+struct symvers {
+	struct htable by_name;
+};
+
+/* One line of `readelf -s --wide`: "  12: 0000... 34 FUNC LOCAL DEFAULT 5 name" */
+static bool parse_symtab_line(char *line, struct pst_entry *e, char **type)
+{
+	char *f[8], *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(line, " \t\n", &save); tok && n < 8;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		f[n++] = tok;
+	if (n < 7 || !strchr(f[0], ':') || !isdigit((unsigned char)f[0][0]))
+		return false;
+	e->value = strtoull(f[1], NULL, 16);
+	*type = f[3];
+	e->local = !strcmp(f[4], "LOCAL");
+	e->defined = strcmp(f[6], "UND") != 0;
+	e->name = xstrdup(n == 8 ? f[7] : "");
+	return true;
+}
+
+static void pst_add(struct parent_symtab *t, struct pst_entry *e, size_t *cap)
+{
+	if (t->n == *cap) {
+		*cap = *cap ? *cap * 2 : 1024;
+		t->e = xrealloc(t->e, *cap * sizeof(*t->e));
+	}
+	e->order = t->n;
+	t->e[t->n++] = *e;
+}
+
+static struct parent_symtab *load_parent_symtab(const char *path)
+{
+	struct parent_symtab *t = xcalloc(1, sizeof(*t));
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t len = 0, cap = 0, i;
+	bool in_symtab = false;
+
+	if (!f)
+		die(EXIT_BADINPUT, "%s: cannot open parent symbol table", path);
+	while (getline(&line, &len, f) > 0) {
+		struct pst_entry e = { 0 };
+		char *type;
+
+		if (!strncmp(line, "Symbol table", 12)) {
+			in_symtab = strstr(line, "'.symtab'") != NULL;
+			continue;
+		}
+		if (!in_symtab || !parse_symtab_line(line, &e, &type))
+			continue;
+		if (!strcmp(type, "FILE")) {
+			t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof(char *));
+			t->files[t->nfiles++] = e.name;
+			continue;
+		}
+		e.file = t->nfiles;	/* 0: before any file */
+		if (!e.defined || !e.name[0] || !strcmp(type, "SECTION")) {
+			free(e.name);
+			continue;
+		}
+		pst_add(t, &e, &cap);
+	}
+	free(line);
+	fclose(f);
+	htable_init(&t->by_name);
+	for (i = 0; i < t->n; i++)
+		htable_add(&t->by_name, &t->e[i].node, hash_str(t->e[i].name));
+	return t;
+}
+
+static struct symvers *load_symvers(const char *path)
+{
+	struct symvers *sv = xcalloc(1, sizeof(*sv));
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t len = 0;
+
+	if (!f)
+		die(EXIT_BADINPUT, "%s: cannot open Module.symvers", path);
+	htable_init(&sv->by_name);
+	while (getline(&line, &len, f) > 0) {
+		char *save = NULL, *crc, *name, *mod, *kind, *ns;
+		struct export *x;
+
+		crc = strtok_r(line, "\t\n", &save);
+		name = strtok_r(NULL, "\t\n", &save);
+		mod = strtok_r(NULL, "\t\n", &save);
+		kind = strtok_r(NULL, "\t\n", &save);
+		ns = strtok_r(NULL, "\t\n", &save);
+		if (!crc || !name || !mod || !kind)
+			continue;
+		x = xcalloc(1, sizeof(*x));
+		x->name = xstrdup(name);
+		x->ns = ns && *ns ? xstrdup(ns) : NULL;
+		htable_add(&sv->by_name, &x->node, hash_str(name));
+	}
+	free(line);
+	fclose(f);
+	return sv;
+}
+
+void klp_load(struct cdo *c)
+{
+	c->pst = load_parent_symtab(c->parent_symtab_path);
+	c->symvers = load_symvers(c->symvers_path);
+}
+
+static struct export *find_export(struct cdo *c, const char *name)
+{
+	struct export *x;
+
+	htable_for_each(&c->symvers->by_name, x, node, hash_str(name))
+		if (!strcmp(x->name, name))
+			return x;
+	return NULL;
+}
+
+const char *klp_export_namespace(struct cdo *c, const char *name)
+{
+	struct export *x = find_export(c, name);
+
+	return x ? x->ns : NULL;
+}
+
+/* How many of this object's local names the file block @file holds. */
+static unsigned int block_score(struct cdo *c, unsigned int file)
+{
+	struct symbol *sym;
+	unsigned int score = 0;
+
+	for_each_sym(c->orig, sym) {
+		struct pst_entry *e;
+
+		if (!is_local_sym(sym) || !is_entity(sym))
+			continue;
+		htable_for_each(&c->pst->by_name, e, node, hash_str(sym->name))
+			if (e->file == file && !strcmp(e->name, sym->name))
+				score++;
+	}
+	return score;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct pst_entry *x = *(struct pst_entry *const *)a;
+	const struct pst_entry *y = *(struct pst_entry *const *)b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static bool file_matches(struct cdo *c, unsigned int file)
+{
+	const char *f;
+
+	if (!file || !c->srcfile)
+		return false;
+	f = c->pst->files[file - 1];
+	return !strcmp(f, c->srcfile);
+}
+
+/*
+ * Position of @name (local or not) in the parent: 0 when unique, else its
+ * 1-based rank among same-named symbols. -1: not found; -2: ambiguous.
+ */
+static long find_sympos(struct cdo *c, const char *name, bool local)
+{
+	struct pst_entry *e, **cands = NULL, *pick = NULL;
+	size_t n = 0, i;
+	unsigned int best = 0, ties = 0;
+	long pos = -1;
+
+	htable_for_each(&c->pst->by_name, e, node, hash_str(name)) {
+		if (strcmp(e->name, name))
+			continue;
+		cands = xrealloc(cands, (n + 1) * sizeof(*cands));
+		cands[n++] = e;
+	}
+	for (i = 0; i < n; i++) {
+		unsigned int score;
+
+		if (cands[i]->local != local)
+			continue;
+		if (!local) {
+			pick = cands[i];
+			ties = 1;
+			break;
+		}
+		score = (file_matches(c, cands[i]->file) ? 1000000 : 0) +
+			block_score(c, cands[i]->file);
+		if (!pick || score > best) {
+			pick = cands[i];
+			best = score;
+			ties = 1;
+		} else if (score == best) {
+			ties++;
+		}
+	}
+	if (!pick)
+		goto out;
+	if (ties > 1) {
+		pos = -2;
+		goto out;
+	}
+	if (n == 1) {
+		pos = 0;
+		goto out;
+	}
+	qsort(cands, n, sizeof(*cands), cmp_entry);
+	for (i = 0; i < n; i++)
+		if (cands[i] == pick)
+			pos = i + 1;
+out:
+	free(cands);
+	return pos;
+}
+
+static char *objname(struct cdo *c)
+{
+	char *s = xstrdup(c->parent), *p;
+
+	for (p = s; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return s;
+}
+
+unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym)
+{
+	long pos = find_sympos(c, sym->name, is_local_sym(sym));
+
+	if (pos == -1)
+		refuse(c, sym->name, "function not found in %s's symbol table %s",
+		       c->parent, c->parent_symtab_path);
+	else if (pos == -2)
+		refuse(c, sym->name, "ambiguous: several files of this name in %s define it",
+		       c->parent);
+	return pos < 0 ? 0 : pos;
+}
+
+const char *klp_external_name(struct cdo *c, struct symbol *sym,
+			      bool *is_klp, unsigned long *sympos)
+{
+	static char *buf;
+	char *obj;
+	long pos;
+
+	*is_klp = false;
+	*sympos = 0;
+	if (!is_local_sym(sym) && find_export(c, sym->name))
+		return sym->name;
+	pos = find_sympos(c, sym->name, is_local_sym(sym));
+	if (pos == -1 && !sym->sec)
+		return sym->name;	/* defined elsewhere: assume exported */
+	if (pos == -1) {
+		refuse(c, sym->name, "not found in %s's symbol table %s",
+		       c->parent, c->parent_symtab_path);
+		pos = 0;
+	} else if (pos == -2) {
+		refuse(c, sym->name, "ambiguous: several files named %s in %s define it",
+		       c->srcfile ? c->srcfile : "?", c->parent);
+		pos = 0;
+	}
+	*is_klp = true;
+	*sympos = pos;
+	obj = objname(c);
+	free(buf);
+	buf = xasprintf(".klp.sym.%s.%s,%ld", obj, sym->name, pos);
+	free(obj);
+	return buf;
+}

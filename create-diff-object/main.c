@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * create-diff-object: given one object compiled before (ORIG) and after
+ * (PATCHED) a source patch, write an object holding exactly the changed
+ * and new functions plus what they need, with records for the patch
+ * module template and klp-convert. cdo.h describes the passes.
+ *
+ * Exit status: 0 output written; 1 bad input or internal error; 2 the
+ * change cannot be live-patched; 3 no function changed.
+ */
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+static void usage(int code)
+{
+	fprintf(code ? stderr : stdout,
+		"usage: create-diff-object [-d|--debug] ORIG.o PATCHED.o PARENT_NAME PARENT_SYMTAB\n"
+		"                          MODULE_SYMVERS PATCH_NAME OUTPUT.o\n"
+		"  PARENT_NAME     vmlinux or the name of the module the object belongs to\n"
+		"  PARENT_SYMTAB   `readelf -s --wide` of the parent\n"
+		"  MODULE_SYMVERS  the kernel's Module.symvers (may be /dev/null)\n"
+		"Entry sizes of special sections come from BUG_STRUCT_SIZE, EX_STRUCT_SIZE,\n"
+		"JUMP_STRUCT_SIZE, ALT_STRUCT_SIZE, PARA_STRUCT_SIZE, ORC_STRUCT_SIZE,\n"
+		"STATIC_CALL_STRUCT_SIZE and PRINTK_INDEX_STRUCT_SIZE in the environment.\n"
+		"Exit: 0 written, 1 bad input, 2 cannot be live-patched, 3 no function changed.\n");
+	exit(code);
+}
+
+static void parse_args(struct cdo *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "debug", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	while ((o = getopt_long(argc, argv, "dh", opts, NULL)) != -1) {
+		if (o == 'd')
+			debug_enabled = true;
+		else if (o == 'h')
+			usage(0);
+		else
+			usage(EXIT_BADINPUT);
+	}
+	if (argc - optind != 7)
+		usage(EXIT_BADINPUT);
+	c->orig_path = argv[optind];
+	c->patched_path = argv[optind + 1];
+	c->parent = argv[optind + 2];
+	c->parent_symtab_path = argv[optind + 3];
+	c->symvers_path = argv[optind + 4];
+	c->patch_name = argv[optind + 5];
+	c->out_path = argv[optind + 6];
+}
+
+static const char *first_file(struct elf *elf)
+{
+	struct symbol *sym;
+
+	for_each_sym(elf, sym)
+		if (sym->type == STT_FILE)
+			return sym->name;
+	return NULL;
+}
+
+/* Both objects must be builds of one source file for one machine. */
+static void check_pair(struct cdo *c)
+{
+	const char *fo = first_file(c->orig), *fp = first_file(c->patched);
+
+	if (c->orig->ehdr.e_machine != c->patched->ehdr.e_machine)
+		die(EXIT_BADINPUT, "%s and %s are for different machines",
+		    c->orig_path, c->patched_path);
+	if (fo && fp && strcmp(fo, fp))
+		die(EXIT_BADINPUT, "%s and %s were compiled from different source files (%s, %s)",
+		    c->orig_path, c->patched_path, fo, fp);
+	if (!fo != !fp)
+		die(EXIT_BADINPUT, "%s and %s: only one of them names its source file",
+		    c->orig_path, c->patched_path);
+}
+
+static unsigned int count_changed(struct cdo *c)
+{
+	struct symbol *sym;
+	unsigned int n = 0;
+
+	for_each_sym(c->patched, sym)
+		if (is_func(sym) && sym->include && !sym->parent)
+			n++;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	struct cdo c = { 0 };
+	char *base;
+
+	progname = "create-diff-object";
+	parse_args(&c, argc, argv);
+	base = xstrdup(c.patched_path);
+	c.objname = xstrdup(basename(base));
+	free(base);
+
+	c.orig = elf_open(c.orig_path);
+	c.patched = elf_open(c.patched_path);
+	c.arch = arch_get(c.patched);
+	check_pair(&c);
+	classify(&c, c.orig);
+	classify(&c, c.patched);
+	klp_load(&c);
+	read_directives(&c);
+	correlate(&c);
+	compare(&c);
+	include(&c);
+	special_sections(&c);
+	verify(&c);
+	if (c.nr_refusals)
+		return EXIT_REFUSED;
+	if (!count_changed(&c)) {
+		fprintf(stderr, "%s: %s: no changed functions\n", progname,
+			c.objname);
+		return EXIT_NOCHANGE;
+	}
+	emit(&c);
+	if (c.nr_refusals)
+		return EXIT_REFUSED;
+	debugf("%s: %u function(s) patched, %u new", c.objname, c.nr_changed,
+	       count_changed(&c) - c.nr_changed);
+	elf_close(c.orig);
+	elf_close(c.patched);
+	return 0;
+}

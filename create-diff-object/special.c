@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Special sections: tables the kernel walks at load time (__bug_table,
+ * __jump_table, __ex_table, .altinstructions, __mcount_loc, ORC, ...).
+ * Each entry describes a place in some function; the output keeps the
+ * entries whose function is in it, and what those entries reference
+ * (alternative replacement code, file-name strings) joins the output.
+ * Entry sizes are the kernel's struct sizes, given in the environment by
+ * kpatch-build (read from vmlinux's DWARF); sections that pair entry for
+ * entry (.orc_unwind with .orc_unwind_ip) keep the same entries.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cdo.h"
+#include "lib/util.h"
+
+static uint64_t entry_size(struct cdo *c, struct section *sec,
+			   const struct special_section *d)
+{
+	const char *v;
+	char *end;
+	unsigned long n;
+
+	if (!d->size_env)
+		return d->size;
+	v = getenv(d->size_env);
+	if (!v || !*v)
+		die(EXIT_BADINPUT, "%s: section %s is present but %s is not set in the environment",
+		    c->objname, sec->name, d->size_env);
+	n = strtoul(v, &end, 0);
+	if (*end || !n || n > 4096)
+		die(EXIT_BADINPUT, "%s: bad %s=%s", c->objname, d->size_env, v);
+	return n;
+}
+
+/* The relocation types at each offset of the entry at @off, as a key. */
+static void entry_pattern(struct section *sec, uint64_t off, uint64_t size,
+			  uint64_t *key)
+{
+	struct reloc **rs;
+	size_t n, i;
+
+	*key = 0;
+	n = relocs_in(sec, off, size, &rs);
+	for (i = 0; i < n; i++)
+		*key = *key * 1000003 + (rs[i]->offset - off) * 131 + rs[i]->type + 1;
+}
+
+/*
+ * Do entries of @size bytes explain the section: each has its owner
+ * relocation and all carry the same relocation pattern?
+ */
+static bool size_fits(struct section *sec, const struct special_section *d,
+		      uint64_t size, bool strict)
+{
+	uint64_t off, first = 0, key;
+
+	if (sec->size % size && size - sec->size % size >= sec->sh.sh_addralign)
+		return false;
+	for (off = 0; off < sec->size; off += size) {
+		if (!find_reloc_at(sec, off + d->owner_off))
+			return false;
+		if (!strict)
+			continue;
+		entry_pattern(sec, off, size, &key);
+		if (off && key != first)
+			return false;
+		first = key;
+	}
+	return true;
+}
+
+/*
+ * The environment gives the running kernel's struct size. An object that
+ * disagrees (built for another kernel) gets the smallest size under which
+ * all its entries look alike, with a warning.
+ */
+static uint64_t checked_size(struct cdo *c, struct section *sec,
+			     const struct special_section *d, uint64_t size)
+{
+	uint64_t s;
+
+	if (size_fits(sec, d, size, false))
+		return size;
+	for (s = 4; s <= 64; s++)
+		if (size_fits(sec, d, s, true))
+			break;
+	if (s > 64)
+		die(EXIT_BADINPUT, "%s: section %s: size %lu does not fit entries of %lu bytes (check %s)",
+		    c->objname, sec->name, (unsigned long)sec->size,
+		    (unsigned long)size, d->size_env ? d->size_env : "arch");
+	warnx_("%s: section %s: entries are %lu bytes, not %lu as %s says; using %lu",
+	       c->objname, sec->name, (unsigned long)s, (unsigned long)size,
+	       d->size_env ? d->size_env : "arch", (unsigned long)s);
+	return s;
+}
+
+static bool owner_included(struct cdo *c, struct section *sec, uint64_t off)
+{
+	struct reloc *r = find_reloc_at(sec, off);
+	struct target t;
+
+	if (!r)
+		return false;
+	reloc_target(c, sec, r, &t);
+	if (t.sym)
+		return t.sym->include;
+	return t.sec && t.sec->include;
+}
+
+static void select_entries(struct cdo *c, struct section *sec,
+			   const struct special_section *d)
+{
+	struct secinfo *s = sci(sec);
+	size_t i;
+
+	/*
+	 * The last entry may lack its tail padding (the section size is not
+	 * rounded up to the alignment), but no more than that.
+	 */
+	s->entsize = entry_size(c, sec, d);
+	if (!d->companion)
+		s->entsize = checked_size(c, sec, d, s->entsize);
+	else if (sec->size % s->entsize)
+		die(EXIT_BADINPUT, "%s: section %s: size %lu is not a multiple of the entry size %lu (check %s)",
+		    c->objname, sec->name, (unsigned long)sec->size,
+		    (unsigned long)s->entsize, d->size_env ? d->size_env : "arch");
+	s->nent = (sec->size + s->entsize - 1) / s->entsize;
+	s->keep = xcalloc(s->nent + 1, sizeof(bool));
+	if (d->companion)
+		return;
+	for (i = 0; i < s->nent; i++) {
+		uint64_t off = i * s->entsize;
+		struct reloc **rs;
+		size_t n, k;
+
+		if (!owner_included(c, sec, off + d->owner_off))
+			continue;
+		s->keep[i] = true;
+		n = relocs_in(sec, off, s->entsize, &rs);
+		for (k = 0; k < n; k++) {
+			struct target t;
+
+			reloc_target(c, sec, rs[k], &t);
+			include_target(c, &t, sec->name);
+		}
+	}
+}
+
+static void follow_companion(struct cdo *c, struct section *sec,
+			     const struct special_section *d)
+{
+	struct section *lead = find_section_by_name(c->patched, d->companion);
+	struct secinfo *s = sci(sec);
+
+	if (!lead || sci(lead)->nent != s->nent)
+		die(EXIT_BADINPUT, "%s: section %s does not pair with %s entry for entry",
+		    c->objname, sec->name, d->companion);
+	memcpy(s->keep, sci(lead)->keep, s->nent * sizeof(bool));
+}
+
+void special_sections(struct cdo *c)
+{
+	struct section *sec;
+
+	for_each_sec(c->patched, sec) {
+		const struct special_section *d;
+
+		if (!sci(sec)->special || !sec->size)
+			continue;
+		d = arch_special(c->arch, sec->name);
+		select_entries(c, sec, d);
+	}
+	for_each_sec(c->patched, sec) {
+		const struct special_section *d;
+
+		if (!sci(sec)->special || !sec->size)
+			continue;
+		d = arch_special(c->arch, sec->name);
+		if (d->companion)
+			follow_companion(c, sec, d);
+	}
+	include_drain(c);
+}
