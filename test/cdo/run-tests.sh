@@ -155,10 +155,13 @@ sections() {
 }
 
 # section_size OBJ NAME: size in bytes (empty when absent)
+# (no gawk-only strtonum anywhere: Debian's default awk is mawk)
 section_size() {
-	readelf -SW "$1" 2>/dev/null | awk -v n="$2" '
+	local h
+	h=$(readelf -SW "$1" 2>/dev/null | awk -v n="$2" '
 		{ sub(/^ *\[ *[0-9]+\] /, "") }
-		$1 == n { print strtonum("0x" $5); exit }'
+		$1 == n { print $5; exit }')
+	[ -n "$h" ] && echo $((16#$h))
 }
 
 # relocs OBJ RELASEC: the relocation lines of RELASEC (readelf -rW format)
@@ -198,15 +201,25 @@ read_cstring() {
 	tail -c +"$(($2 + 1))" "$1" 2>/dev/null | tr '\0' '\n' | head -n 1
 }
 
-# reloc_at LINES OFFSET: "SYMBOL ADDEND" of the relocation at OFFSET
+# reloc_table OBJ RELASEC: "OFFSET TYPE SYMBOL ADDEND" a line, numbers in decimal
+reloc_table() {
+	local off info type val name sign add rest
+	relocs "$1" "$2" | while read -r off info type val name sign add rest; do
+		if [ -z "$sign" ]; then
+			name=""
+			add=0
+		elif [ "$sign" = "-" ]; then
+			add=$((-16#$add))
+		else
+			add=$((16#$add))
+		fi
+		echo "$((16#$off)) $type ${name:--} $add"
+	done
+}
+
+# reloc_at TABLE OFFSET: "SYMBOL ADDEND" of the relocation at OFFSET
 reloc_at() {
-	awk -v off="$2" '
-		strtonum("0x" $1) == off {
-			sym = $5; add = 0
-			if ($6 == "+") add = strtonum("0x" $7)
-			else if ($6 == "-") add = -strtonum("0x" $7)
-			print sym, add; exit
-		}' <<<"$1"
+	awk -v off="$2" '$1 == off { print $3, $4; exit }' <<<"$1"
 }
 
 ere_escape() {
@@ -260,8 +273,8 @@ check_one() {
 		symbols "$OUT" | awk -v n="$ksym" '$2 == n && $1 == "UND" { f = 1 } END { exit !f }' ||
 			fail "no undefined symbol $ksym in output" || return 1
 		sec=".klp.module_relocs.$obj"
-		lines=$(relocs "$OUT" ".rela$sec")
-		off=$(awk -v n="$ksym" '$5 == n && $3 == "R_X86_64_64" { print strtonum("0x" $1); exit }' <<<"$lines")
+		lines=$(reloc_table "$OUT" ".rela$sec")
+		off=$(awk -v n="$ksym" '$3 == n && $2 == "R_X86_64_64" { print $1; exit }' <<<"$lines")
 		[ -n "$off" ] || fail "no R_X86_64_64 record for $ksym in .rela$sec" || return 1
 		bin=$W/klp-sec.bin
 		dump_section "$OUT" "$sec" "$bin" || fail "cannot read section $sec" || return 1
@@ -281,9 +294,9 @@ check_one() {
 			esac
 		done
 		local lines off r sym add bin strbin got
-		lines=$(relocs "$OUT" .rela.kpatch.funcs)
-		off=$(awk -v n="$name" '$5 == n && $3 == "R_X86_64_64" && strtonum("0x" $1) % 32 == 0 {
-			print strtonum("0x" $1); exit }' <<<"$lines")
+		lines=$(reloc_table "$OUT" .rela.kpatch.funcs)
+		off=$(awk -v n="$name" '$3 == n && $2 == "R_X86_64_64" && $1 % 32 == 0 {
+			print $1; exit }' <<<"$lines")
 		[ -n "$off" ] || fail "no .kpatch.funcs record with new_func -> $name" || return 1
 		strbin=$W/kpatch-strings.bin
 		dump_section "$OUT" .kpatch.strings "$strbin" || fail "no .kpatch.strings" || return 1

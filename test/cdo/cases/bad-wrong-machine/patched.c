@@ -1,0 +1,6 @@
+#include "kernel-stubs.h"
+
+int twice(int x)
+{
+	return x * 3;
+}
