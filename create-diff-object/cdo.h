@@ -51,11 +51,13 @@ struct secinfo {
 	bool whole;			/* copied whole into the output */
 	bool ignored;			/* KPATCH_IGNORE_SECTION */
 	bool special;			/* arch special section */
+	bool callsite;			/* per-call-site data: __dyndbg, ubsan */
 	uint64_t entsize;		/* special: entry size */
 	size_t nent;			/* special: number of entries */
 	bool *keep;			/* special: entries kept */
 	struct reloc **relocs;		/* its relocations sorted by offset */
 	size_t nr_relocs;
+	size_t piece0, npieces;		/* emit: its copied ranges */
 };
 
 struct cdo {
@@ -137,6 +139,8 @@ void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 
 /* special.c */
 void special_sections(struct cdo *c);
+void callsite_sections(struct cdo *c, struct elf *elf);
+uint64_t infer_entry_size(struct section *sec, unsigned int owner_off);
 void special_filter(struct cdo *c);
 
 /* klp.c */

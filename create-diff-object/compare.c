@@ -126,11 +126,6 @@ static bool same_string(const struct section *a, int64_t aoff,
 	return la == lb && !memcmp(sa, sb, la);
 }
 
-static bool same_special_static(const struct symbol *a, const struct symbol *b)
-{
-	return !strcmp(si(a)->norm, si(b)->norm) && a->size == b->size &&
-	       same_bytes(a->sec, a->offset, b->sec, b->offset, a->size);
-}
 
 /* Section names without their numbers: .data..Lubsan_data118 */
 static bool similar_section_names(const char *a, const char *b)
@@ -150,7 +145,89 @@ static bool similar_section_names(const char *a, const char *b)
 	return true;
 }
 
-static bool same_target(const struct target *a, const struct target *b)
+static bool same_target(const struct cdo *c, const struct target *a,
+			const struct target *b, int depth);
+
+/*
+ * Call-site data (__dyndbg entries, ubsan locations) is the same when it
+ * points to the same things; its plain bytes are line numbers.
+ */
+static bool same_callsite(const struct cdo *c, const struct target *a,
+			  const struct target *b, int depth)
+{
+	uint64_t size = sci(a->sec)->entsize, ao = 0, bo = 0, len;
+	struct reloc **ra, **rb;
+	size_t na, nb, i;
+
+	if (a->off != b->off && !size)
+		return false;
+	if (size && sci(b->sec)->entsize == size) {
+		if (a->off % size != b->off % size || a->off < 0 || b->off < 0)
+			return false;
+		ao = a->off - a->off % size;
+		bo = b->off - b->off % size;
+		len = size;
+	} else if (!size && !sci(b->sec)->entsize) {
+		len = a->sec->size;
+		if (b->sec->size != len)
+			return false;
+	} else {
+		return false;
+	}
+	if (depth > 4)
+		return true;
+	na = relocs_in(a->sec, ao, len, &ra);
+	nb = relocs_in(b->sec, bo, len, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		reloc_target(c, a->sec, ra[i], &ta);
+		reloc_target(c, b->sec, rb[i], &tb);
+		if (ra[i]->offset - ao != rb[i]->offset - bo ||
+		    ra[i]->type != rb[i]->type || !same_target(c, &ta, &tb, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Special statics (__func__.N, __warned.N, descriptors) are never paired:
+ * they are the same when they hold the same thing. In call-site data only
+ * what they point to counts.
+ */
+static bool same_special_static(const struct cdo *c, const struct symbol *a,
+				const struct symbol *b, int depth)
+{
+	struct reloc **ra, **rb;
+	size_t na, nb, i;
+
+	if (strcmp(si(a)->norm, si(b)->norm) || a->size != b->size)
+		return false;
+	if (!sci(a->sec)->callsite &&
+	    !same_bytes(a->sec, a->offset, b->sec, b->offset, a->size))
+		return false;
+	if (depth > 4)
+		return true;
+	na = relocs_in(a->sec, a->offset, a->size, &ra);
+	nb = relocs_in(b->sec, b->offset, b->size, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		reloc_target(c, a->sec, ra[i], &ta);
+		reloc_target(c, b->sec, rb[i], &tb);
+		if (ra[i]->offset - a->offset != rb[i]->offset - b->offset ||
+		    ra[i]->type != rb[i]->type || !same_target(c, &ta, &tb, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+static bool same_target(const struct cdo *c, const struct target *a,
+			const struct target *b, int depth)
 {
 	if (a->sym && b->sym) {
 		if (a->addend != b->addend)
@@ -160,13 +237,17 @@ static bool same_target(const struct target *a, const struct target *b)
 		if (b->sym->twin)
 			return b->sym->twin == a->sym;
 		return si(a->sym)->special_static && si(b->sym)->special_static &&
-		       same_special_static(a->sym, b->sym);
+		       same_special_static(c, a->sym, b->sym, depth);
 	}
 	if (!a->sec || !b->sec)
 		return false;
 	if (is_string_section(a->sec) && is_string_section(b->sec))
 		return a->addend - a->off == b->addend - b->off &&
 		       same_string(a->sec, a->off, b->sec, b->off);
+	if (sci(a->sec)->callsite && sci(b->sec)->callsite)
+		return a->addend - a->off == b->addend - b->off &&
+		       similar_section_names(a->sec->name, b->sec->name) &&
+		       same_callsite(c, a, b, depth);
 	if (a->addend != b->addend || a->off != b->off ||
 	    (b->sec->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
@@ -192,8 +273,11 @@ static bool same_relocs(const struct cdo *c, const struct symbol *o,
 		reloc_target(c, o->sec, ro[i], &to);
 		reloc_target(c, p->sec, rp[i], &tp);
 		if (ro[i]->offset - o->offset != rp[i]->offset - p->offset ||
-		    ro[i]->type != rp[i]->type || !same_target(&to, &tp)) {
+		    ro[i]->type != rp[i]->type || !same_target(c, &to, &tp, 0)) {
 			*diff = rp[i]->offset - p->offset;
+			debugf("compare: %s+0x%lx: %s%+ld -> %s%+ld", p->name, *diff,
+			       to.sym ? to.sym->name : to.sec->name, (long)to.addend,
+			       tp.sym ? tp.sym->name : tp.sec->name, (long)tp.addend);
 			return false;
 		}
 	}

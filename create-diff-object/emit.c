@@ -101,6 +101,8 @@ static void copy_whole(struct emitter *em, struct section *sec)
 	struct symbol *sym;
 
 	append_range(out, sec, 0, sec->size);
+	sci(sec)->piece0 = em->npieces;
+	sci(sec)->npieces = 1;
 	add_piece(em, sec, 0, sec->size, out, 0);
 	sci(sec)->whole = true;
 	list_for_each_entry(sym, &sec->symbols, sec_list) {
@@ -133,6 +135,7 @@ static void copy_special(struct emitter *em, struct section *sec)
 	struct section *out = NULL;
 	size_t i;
 
+	s->piece0 = em->npieces;
 	for (i = 0; i < s->nent; i++) {
 		uint64_t off, len;
 
@@ -145,6 +148,7 @@ static void copy_special(struct emitter *em, struct section *sec)
 			len = s->entsize;
 		off = elf_section_append(out, sec->data + i * s->entsize, len, 1);
 		add_piece(em, sec, i * s->entsize, len, out, off);
+		s->npieces++;
 	}
 	if (out)
 		out->sh.sh_addralign = sec->sh.sh_addralign;
@@ -157,7 +161,7 @@ static void copy_sections(struct emitter *em)
 	for_each_sec(em->c->patched, sec) {
 		if (is_rela_section(sec) || is_debug_section(sec))
 			continue;
-		if (sci(sec)->special) {
+		if (sci(sec)->special || sci(sec)->entsize) {
 			if (sci(sec)->keep)
 				copy_special(em, sec);
 		} else if (sec->include) {
@@ -196,6 +200,29 @@ static struct symbol *external(struct emitter *em, struct symbol *sym)
 	return o;
 }
 
+/* The copied range of @sec that holds @off (entries: binary search). */
+static struct piece *find_piece(struct emitter *em, struct section *sec,
+				int64_t off)
+{
+	struct secinfo *s = sci(sec);
+	size_t lo = 0, hi = s->npieces;
+
+	if (s->whole)
+		return &em->pieces[s->piece0];
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		struct piece *p = &em->pieces[s->piece0 + mid];
+
+		if (off < (int64_t)p->off)
+			hi = mid;
+		else if (off >= (int64_t)(p->off + p->len))
+			lo = mid + 1;
+		else
+			return p;
+	}
+	return NULL;
+}
+
 static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 {
 	struct cdo *c = em->c;
@@ -211,12 +238,14 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		to = external(em, t.sym);
 		addend = t.addend;
 	} else {
-		if (!sci(t.sec)->whole)
+		struct piece *tp = find_piece(em, t.sec, t.off);
+
+		if (!tp)
 			die(EXIT_BADINPUT, "%s: %s+0x%lx: reference to section %s, which the output does not carry",
 			    c->objname, p->in->name, (unsigned long)r->offset,
 			    t.sec->name);
-		to = elf_section_symbol(em->out, sci(t.sec)->out);
-		addend = t.addend;
+		to = elf_section_symbol(em->out, tp->out);
+		addend = t.addend - tp->off + tp->out_off;
 	}
 	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
 		      r->type, addend);

@@ -22,13 +22,26 @@ static const char *const special_static_prefixes[] = {
 	"__tpstrtab_", "__bpf_trace_tp_map_", "__compound_literal.",
 };
 
-bool is_special_static_name(const char *name)
+static bool has_special_prefix(const char *name)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(special_static_prefixes); i++)
 		if (!strncmp(name, special_static_prefixes[i],
 			     strlen(special_static_prefixes[i])))
+			return true;
+	return false;
+}
+
+/* GCC names them "__key.12"; clang "func.__key.12" (after any dot). */
+bool is_special_static_name(const char *name)
+{
+	const char *dot;
+
+	if (has_special_prefix(name))
+		return true;
+	for (dot = strchr(name, '.'); dot; dot = strchr(dot + 1, '.'))
+		if (has_special_prefix(dot + 1))
 			return true;
 	return false;
 }

@@ -57,13 +57,38 @@ static void include_section(struct section *sec)
 	work.secs[work.nsecs++] = sec;
 }
 
+static void walk_range(struct cdo *c, struct section *sec, uint64_t off,
+		       uint64_t len, const char *user);
+
+/* Keep the call-site entry of @sec holding @off, and what it points to. */
+static void include_entry(struct cdo *c, struct section *sec, int64_t off)
+{
+	struct secinfo *s = sci(sec);
+	size_t i;
+
+	if (off < 0 || (uint64_t)off >= sec->size)
+		die(EXIT_BADINPUT, "%s: reference past the end of %s",
+		    c->objname, sec->name);
+	i = off / s->entsize;
+	if (s->keep[i])
+		return;
+	s->keep[i] = true;
+	walk_range(c, sec, i * s->entsize, s->entsize, sec->name);
+}
+
 /* Does a reference to @t from included code need a copy of it? */
 void include_target(struct cdo *c, const struct target *t, const char *user)
 {
 	struct symbol *s = t->sym;
 
 	if (t->sec) {
-		if (!sci(t->sec)->special && !is_debug_section(t->sec))
+		struct secinfo *ts = sci(t->sec);
+
+		if (ts->callsite && ts->entsize) {
+			include_entry(c, t->sec, t->off);
+			return;
+		}
+		if (!ts->special && !is_debug_section(t->sec))
 			include_section(t->sec);
 		return;
 	}

@@ -113,6 +113,8 @@ int main(int argc, char **argv)
 	check_pair(&c);
 	classify(&c, c.orig);
 	classify(&c, c.patched);
+	callsite_sections(&c, c.orig);
+	callsite_sections(&c, c.patched);
 	klp_load(&c);
 	read_directives(&c);
 	correlate(&c);

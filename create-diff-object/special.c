@@ -50,7 +50,7 @@ static void entry_pattern(struct section *sec, uint64_t off, uint64_t size,
  * Do entries of @size bytes explain the section: each has its owner
  * relocation and all carry the same relocation pattern?
  */
-static bool size_fits(struct section *sec, const struct special_section *d,
+static bool size_fits(struct section *sec, unsigned int owner_off,
 		      uint64_t size, bool strict)
 {
 	uint64_t off, first = 0, key;
@@ -58,7 +58,7 @@ static bool size_fits(struct section *sec, const struct special_section *d,
 	if (sec->size % size && size - sec->size % size >= sec->sh.sh_addralign)
 		return false;
 	for (off = 0; off < sec->size; off += size) {
-		if (!find_reloc_at(sec, off + d->owner_off))
+		if (!find_reloc_at(sec, off + owner_off))
 			return false;
 		if (!strict)
 			continue;
@@ -80,12 +80,10 @@ static uint64_t checked_size(struct cdo *c, struct section *sec,
 {
 	uint64_t s;
 
-	if (size_fits(sec, d, size, false))
+	if (size_fits(sec, d->owner_off, size, false))
 		return size;
-	for (s = 4; s <= 64; s++)
-		if (size_fits(sec, d, s, true))
-			break;
-	if (s > 64)
+	s = infer_entry_size(sec, d->owner_off);
+	if (!s)
 		die(EXIT_BADINPUT, "%s: section %s: size %lu does not fit entries of %lu bytes (check %s)",
 		    c->objname, sec->name, (unsigned long)sec->size,
 		    (unsigned long)size, d->size_env ? d->size_env : "arch");
@@ -93,6 +91,48 @@ static uint64_t checked_size(struct cdo *c, struct section *sec,
 	       c->objname, sec->name, (unsigned long)s, (unsigned long)size,
 	       d->size_env ? d->size_env : "arch", (unsigned long)s);
 	return s;
+}
+
+/* The smallest entry size under which all entries look alike, or 0. */
+uint64_t infer_entry_size(struct section *sec, unsigned int owner_off)
+{
+	uint64_t s;
+
+	for (s = 4; s <= 256; s++)
+		if (size_fits(sec, owner_off, s, true))
+			return s;
+	return 0;
+}
+
+/*
+ * Data the compiler or a macro makes for one call site: dynamic debug
+ * descriptors (entries of __dyndbg) and ubsan's source locations. They
+ * hold line numbers; what identifies them is what they point to. An entry
+ * used by included code is copied into the patch module, which registers
+ * its own descriptors.
+ */
+void callsite_sections(struct cdo *c, struct elf *elf)
+{
+	struct section *sec;
+
+	for_each_sec(elf, sec) {
+		struct secinfo *s = sci(sec);
+
+		if (!strncmp(sec->name, ".data..Lubsan", 13)) {
+			s->callsite = true;
+		} else if (!strcmp(sec->name, "__dyndbg") ||
+			   !strcmp(sec->name, "__verbose")) {
+			s->callsite = true;
+			if (!s->anonymous || !sec->size)
+				continue;
+			s->entsize = infer_entry_size(sec, 0);
+			if (!s->entsize)
+				die(EXIT_BADINPUT, "%s: section %s: cannot tell its entries apart",
+				    elf->path, sec->name);
+			s->nent = (sec->size + s->entsize - 1) / s->entsize;
+			s->keep = xcalloc(s->nent + 1, sizeof(bool));
+		}
+	}
 }
 
 static bool owner_included(struct cdo *c, struct section *sec, uint64_t off)

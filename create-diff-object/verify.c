@@ -154,7 +154,7 @@ static void verify_exports(struct cdo *c)
 static const char *const known_prefixes[] = {
 	".text", ".data", ".bss", ".rodata", ".tdata", ".tbss", ".ref.",
 	".init.", ".exit.", ".meminit", ".initcall", "__ksymtab", "___ksymtab",
-	"__kstrtab", "__dyndbg", "__tracepoints", ".modinfo", ".kpatch.",
+	"__kstrtab", "__dyndbg", "__verbose", "__tracepoints", ".modinfo", ".kpatch.",
 	".klp.", "__jump_table", "__bug_table", "__ex_table", ".altinstr",
 	".note", ".comment", ".discard", ".llvm_addrsig", ".debug_", ".orc_",
 	"__mcount_loc", "__patchable_function_entries", ".smp_locks",

@@ -153,6 +153,17 @@ static size_t mov_imm32_end(const unsigned char *a, const unsigned char *b,
 	return 0;
 }
 
+static bool small_imm_pair(const unsigned char *a, const unsigned char *b,
+			   size_t start)
+{
+	uint32_t va, vb;
+
+	memcpy(&va, a + start, 4);
+	memcpy(&vb, b + start, 4);
+	/* line numbers are small; addresses and masks are not */
+	return va != vb && va <= 0x100000 && vb <= 0x100000;
+}
+
 static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
@@ -167,24 +178,15 @@ static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
 			i++;
 			continue;
 		}
-		/* the differing byte must sit inside one imm32 */
-		for (start = i >= 3 ? i - 3 : 0; start <= i && !end; start++)
+		/* the differing byte must sit inside one mov's imm32 */
+		for (start = i >= 3 ? i - 3 : 0; start <= i; start++) {
 			end = mov_imm32_end(a, b, len, start);
-		if (!end)
-			return false;
-		start = end - 4;
-		if (!memcmp(a + start, b + start, 4))
-			return false;
-		/* line numbers are small; addresses and masks are not */
-		{
-			uint32_t va, vb;
-
-			memcpy(&va, a + start, 4);
-			memcpy(&vb, b + start, 4);
-			if (va > 0x100000 || vb > 0x100000)
-				return false;
+			if (end && small_imm_pair(a, b, start) &&
+			    is_line_call(ctx, end))
+				break;
+			end = 0;
 		}
-		if (!is_line_call(ctx, end))
+		if (!end)
 			return false;
 		found++;
 		i = end;
