@@ -158,43 +158,85 @@ static void add_conv(struct klpc *k, const char *what, struct symbol *sym,
 	k->nr_convs++;
 }
 
-static void read_table(struct klpc *k, struct section *sec)
+static int cmp_reloc_off(const void *a, const void *b)
+{
+	const struct reloc *x = *(struct reloc *const *)a;
+	const struct reloc *y = *(struct reloc *const *)b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * The relocations of an annotation section, by offset. Each marks a 12-byte
+ * record; tables of several objects were concatenated by ld, so a record may
+ * follow the previous one after alignment padding (less than 8 bytes, to an
+ * 8-aligned offset) -- anything else is a record without its relocation.
+ */
+static struct reloc **table_entries(struct klpc *k, struct section *sec,
+				    size_t *count)
 {
 	const struct arch *arch = arch_get(k->elf);
-	struct klp_obj *obj;
-	struct reloc *r;
-	size_t nrel = 0, n, i;
+	struct reloc **e, *r;
+	size_t n = 0, i, holes = 0;
+	uint64_t pos = 0;
 
-	obj = known_obj(k, sec->name, sec->name + strlen(KLP_ANNOT_PREFIX));
 	if (sec->rela)
 		for_each_reloc(sec->rela, r)
-			nrel++;
-	if (!nrel)
+			n++;
+	if (!n)
 		klpc_fail(k->path, sec->name,
 			  "annotation section has no relocations (%zu bytes)",
 			  sec->size);
-	if (sec->sh.sh_type == SHT_NOBITS || sec->size % KLP_ANNOT_SIZE)
+	if (sec->sh.sh_type == SHT_NOBITS)
+		klpc_fail(k->path, sec->name, "annotation section has no contents");
+	e = xcalloc(n, sizeof(*e));
+	n = 0;
+	for_each_reloc(sec->rela, r)
+		e[n++] = r;
+	qsort(e, n, sizeof(*e), cmp_reloc_off);
+	for (i = 0; i < n; i++) {
+		uint64_t o = e[i]->offset, gap = o - pos;
+
+		if (e[i]->type != arch->r_abs64)
+			klpc_fail(k->path, sec->name,
+				  "relocation at 0x%lx is not a 64-bit absolute one (type %u)",
+				  (unsigned long)o, e[i]->type);
+		if (o < pos || o + KLP_ANNOT_SIZE > sec->size)
+			klpc_fail(k->path, sec->name,
+				  "relocation at 0x%lx is not on the sym field of a whole %d-byte record",
+				  (unsigned long)o, KLP_ANNOT_SIZE);
+		if (gap && (gap >= 8 || o % 8))
+			holes += (gap + KLP_ANNOT_SIZE - 1) / KLP_ANNOT_SIZE;
+		pos = o + KLP_ANNOT_SIZE;
+	}
+	if (pos < sec->size)
+		holes += (sec->size - pos + KLP_ANNOT_SIZE - 1) / KLP_ANNOT_SIZE;
+	if (holes)
 		klpc_fail(k->path, sec->name,
-			  "size %zu is not a whole number of %d-byte struct klp_module_reloc",
-			  sec->size, KLP_ANNOT_SIZE);
-	n = sec->size / KLP_ANNOT_SIZE;
-	if (n != nrel)
-		klpc_fail(k->path, sec->name,
-			  "entry count mismatch: %zu entries but %zu relocations",
-			  n, nrel);
+			  "entry count mismatch: %zu bytes hold %zu records of %d bytes but there are %zu relocations",
+			  sec->size, n + holes, KLP_ANNOT_SIZE, n);
+	*count = n;
+	return e;
+}
+
+static void read_table(struct klpc *k, struct section *sec)
+{
+	struct klp_obj *obj;
+	struct reloc **e;
+	size_t n, i;
+
+	obj = known_obj(k, sec->name, sec->name + strlen(KLP_ANNOT_PREFIX));
+	e = table_entries(k, sec, &n);
 	for (i = 0; i < n; i++) {
 		uint32_t pos;
 		char what[64];
 
-		r = find_reloc_at(sec, i * KLP_ANNOT_SIZE);
-		if (!r || r->type != arch->r_abs64)
-			klpc_fail(k->path, sec->name,
-				  "entry %zu: no 64-bit absolute relocation on its sym field",
-				  i);
-		memcpy(&pos, sec->data + i * KLP_ANNOT_SIZE + 8, sizeof(pos));
-		snprintf(what, sizeof(what), "entry %zu", i);
-		add_conv(k, what, r->sym, obj, pos, true);
+		memcpy(&pos, sec->data + e[i]->offset + 8, sizeof(pos));
+		snprintf(what, sizeof(what), "record at 0x%lx",
+			 (unsigned long)e[i]->offset);
+		add_conv(k, what, e[i]->sym, obj, pos, true);
 	}
+	free(e);
 }
 
 static bool is_klp_sym_candidate(const struct symbol *sym)

@@ -11,8 +11,9 @@
 # directory's include/ is on the include path), carry
 # MODULE_INFO(livepatch, "Y"), and name every unexported symbol of the
 # running kernel they use in a KLP_MODULE_RELOC(obj) table. modpost runs with
-# KBUILD_MODPOST_WARN=1: those symbols are undefined at that point, which
-# modpost would otherwise treat as an error. Instead, after klp-convert has
+# KBUILD_MODPOST_WARN=1 (set here, also for a plain make -C KDIR M=DIR, since
+# Makefile.modpost includes the module's Makefile): those symbols are
+# undefined at that point, which modpost would otherwise treat as an error. Instead, after klp-convert has
 # turned them into klp symbols, every undefined symbol left must be exported
 # by the kernel (Module.symvers, KBUILD_EXTRA_SYMBOLS) or the build fails.
 # Each .ko with livepatch=Y in .modinfo is converted in place (klp-convert is
@@ -26,6 +27,9 @@ ifneq ($(KERNELRELEASE),)
 # ---- kbuild's pass: compile flags only ----
 KPATCH_KMOD ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 ccflags-y += -I$(KPATCH_KMOD)/include
+# Makefile.modpost includes the module's Makefile too (for
+# KBUILD_EXTRA_SYMBOLS): the klp symbols are undefined until klp-convert.
+KBUILD_MODPOST_WARN := 1
 
 else
 # ---- the user's pass ----

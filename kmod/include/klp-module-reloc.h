@@ -38,10 +38,13 @@ struct klp_module_reloc {
 /*
  * Expands to a struct type placed in the annotation section of @obj, so that
  * "static struct KLP_MODULE_RELOC(obj) name[] = { ... };" declares a table.
- * "used" keeps an otherwise unreferenced static table alive.
+ * "used" keeps an otherwise unreferenced static table alive; aligning the
+ * table to 4 (not the 8 gcc would pick) lets the linker concatenate the
+ * tables of several objects without padding between 12-byte records.
  */
 #define KLP_MODULE_RELOC(obj)						\
 	klp_module_reloc						\
-	__attribute__((__used__, __section__(KLP_MODULE_RELOCS_PREFIX #obj)))
+	__attribute__((__used__, __aligned__(4),			\
+		       __section__(KLP_MODULE_RELOCS_PREFIX #obj)))
 
 #endif /* _KPATCH_KLP_MODULE_RELOC_H */
