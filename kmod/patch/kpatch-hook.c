@@ -45,6 +45,18 @@ extern struct kpatch_callback_entry __kpatch_cb_pre_patch[],
 	__kpatch_cb_pre_unpatch_end[], __kpatch_cb_post_unpatch[],
 	__kpatch_cb_post_unpatch_end[];
 
+/*
+ * An empty allocated contribution to each table, so that its output section
+ * is allocated (and its bounds valid) even when the differ wrote none.
+ */
+#define KPATCH_TABLE_ANCHOR(sec, id)					\
+	static char __kpatch_anchor_##id[0] __used __aligned(8) __section(sec)
+KPATCH_TABLE_ANCHOR(".kpatch.funcs", funcs);
+KPATCH_TABLE_ANCHOR(".kpatch.callbacks.pre_patch", pre_patch);
+KPATCH_TABLE_ANCHOR(".kpatch.callbacks.post_patch", post_patch);
+KPATCH_TABLE_ANCHOR(".kpatch.callbacks.pre_unpatch", pre_unpatch);
+KPATCH_TABLE_ANCHOR(".kpatch.callbacks.post_unpatch", post_unpatch);
+
 enum kpatch_cb_kind { PRE_PATCH, POST_PATCH, PRE_UNPATCH, POST_UNPATCH, NR_CB };
 
 static const struct {

@@ -1,0 +1,46 @@
+#!/bin/bash
+# boot-template.sh: build the patch-module template (kmod/patch) the way kpatch-build
+# does -- patch-objs.o (here template/fake-diff.c, compiled against the reference
+# kernel, standing in for the differ's output) + make -C $KOBJ M=dir KPATCH_NAME=..
+# [KPATCH_REPLACE=0] + klp-convert -- and boot both modules (guest-template.sh):
+# function replaced, callbacks run, sysfs names, replace on by default and off
+# with KPATCH_REPLACE=0, disable restores, rmmod works.
+# Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+tmo=180
+[ "${1:-}" = --timeout ] && tmo=${2:?}
+skip() { echo "boot-template: SKIP: $*"; exit 0; }
+die() { echo "boot-template: FAIL: $*" >&2; exit 1; }
+
+env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) ||
+	skip "no cached reference kernel (run integration/kernel-cache.sh)"
+eval "$env"
+command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+[ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
+KLPC=${KLP_CONVERT:-$ROOT/klp-convert/klp-convert}
+
+out=$KPATCH_CACHE/klp-convert/template
+rm -rf "$out"
+mkdir -p "$out/objs"
+cp "$HERE/template/"* "$out/objs/"
+make -C "$KOBJ" M="$out/objs" KPATCH_KMOD="$ROOT/kmod" fake-diff.o >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log" >&2; die "compiling fake-diff.c failed"; }
+# name:make-args
+for v in tcmd: tnr:KPATCH_REPLACE=0; do
+	name=${v%%:*}
+	d=$out/$name
+	cp -a "$ROOT/kmod/patch" "$d"
+	cp "$out/objs/fake-diff.o" "$d/patch-objs.o"
+	make -C "$KOBJ" M="$d" KPATCH_NAME="$name" ${v#*:} >>"$out/build.log" 2>&1 ||
+		{ tail -n 20 "$out/build.log" >&2; die "building the template ($name) failed"; }
+	"$KLPC" "$d/livepatch-$name.ko" "$out/livepatch-$name.ko" ||
+		die "klp-convert of livepatch-$name.ko failed"
+	readelf -s --wide "$out/livepatch-$name.ko" |
+		grep -q 'OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$' ||
+		die "livepatch-$name.ko: no converted klp symbol"
+done
+
+"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$KPATCH_CACHE/logs/klp-convert-template.log" \
+	"$KBZIMAGE" "$HERE/guest-template.sh" "$out/livepatch-tcmd.ko" "$out/livepatch-tnr.ko"
