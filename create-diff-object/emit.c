@@ -193,9 +193,10 @@ static struct symbol *external(struct emitter *em, struct symbol *sym)
 	if (klp) {
 		em->klp = xrealloc(em->klp, (em->nklp + 1) * sizeof(*em->klp));
 		em->klp[em->nklp++] = (struct klpsym){ o, sympos };
-		debugf("klp: %s -> %s", sym->name, name);
+		debugf("klp: %s -> %s", sym->twin ? sym->twin->name : sym->name,
+		       name);
 	} else {
-		debugf("exported: %s", sym->name);
+		debugf("exported: %s", name);
 	}
 	return o;
 }

@@ -291,6 +291,9 @@ const char *klp_external_name(struct cdo *c, struct symbol *sym,
 	char *obj;
 	long pos;
 
+	/* the running kernel knows the symbol by its ORIG name (count.3) */
+	if (sym->twin)
+		sym = sym->twin;
 	*is_klp = false;
 	*sympos = 0;
 	if (!is_local_sym(sym) && find_export(c, sym->name))
