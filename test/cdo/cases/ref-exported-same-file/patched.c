@@ -1,6 +1,6 @@
 #include "kernel-stubs.h"
 
-int widget_count(void)
+noinline int widget_count(void)
 {
 	return 42;
 }
