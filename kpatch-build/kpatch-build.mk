@@ -1,0 +1,23 @@
+# kpatch-build/kpatch-build.mk: included by the top-level Makefile.
+# Builds kpatch-struct-sizes (special-section entry sizes from vmlinux DWARF, libdwarf)
+# and copies it next to the kpatch-build script, where kpatch-build looks for it.
+KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
+
+.PHONY: kpatch-build-tools
+all: kpatch-build-tools
+kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes
+
+$(B)/kpatch-build/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< -ldwarf -lelf -lz
+
+$(KPB_DIR)/kpatch-struct-sizes: $(B)/kpatch-build/kpatch-struct-sizes
+	cp -f $< $@
+
+install: install-kpatch-build
+.PHONY: install-kpatch-build
+install-kpatch-build: kpatch-build-tools
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/kpatch-ng
+	install -m 755 $(KPB_DIR)/kpatch-build $(KPB_DIR)/kpatch-cc \
+		$(KPB_DIR)/kpatch-struct-sizes $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
+	ln -sf ../libexec/kpatch-ng/kpatch-build $(DESTDIR)$(PREFIX)/bin/kpatch-build

@@ -1,0 +1,1 @@
+void boot_main(void) { }

@@ -1,0 +1,4 @@
+int printk(const char *fmt, ...)
+{
+	return fmt[0];
+}

@@ -1,0 +1,304 @@
+#!/bin/bash
+# test/kpatch-build/run-tests.sh: kpatch-build's tests.
+#
+#   run-tests.sh [-v] [--no-kernel] [NAME-GLOB]
+#
+# Part 1 uses a small kernel-like tree (fake-kernel/: kbuild's O= interface, .cmd files,
+# vmlinux.a, modules.order) in a temporary directory with a temporary cache: option
+# parsing, name rules, every pre-build refusal, the cached original build, cleanup
+# after failures (source tree and cache byte-identical, no scratch left).
+# Part 2 uses the reference kernel (integration/kernel-cache.sh) when it is built:
+# a one-function patch to fs/proc/cmdline.c end to end, a lines-only patch
+# (__LINE__) that must change nothing, and a failing patch that must leave the
+# source tree and the original-build cache intact. It is skipped with a notice
+# when the kernel, create-diff-object, klp-convert or kmod/patch is missing.
+# The last line is "N passed, N failed"; the exit status is non-zero on failure.
+set -u
+export LC_ALL=C
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$HERE/../.." && pwd)
+KPB=$REPO/kpatch-build/kpatch-build
+VERBOSE=0 KERNEL=1 FILTER='*'
+while [ $# -gt 0 ]; do
+	case $1 in
+	-v) VERBOSE=1 ;;
+	--no-kernel) KERNEL=0 ;;
+	*) FILTER=$1 ;;
+	esac
+	shift
+done
+
+PASS=0 FAIL=0 SKIP=0
+T=$(mktemp -d /tmp/kpb-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+OUT=$T/out RC=0
+
+ok() { PASS=$((PASS + 1)); echo "PASS $1"; }
+ko() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2"; sed 's/^/    | /' "$OUT" | tail -n 15; }
+skip() { SKIP=$((SKIP + 1)); echo "SKIP $1: $2"; }
+want() { [[ $1 == $FILTER ]]; }
+
+# kpb ARGS...: run kpatch-build, output in $OUT, status in $RC
+kpb() {
+	"$KPB" "$@" > "$OUT" 2>&1
+	RC=$?
+	[ $VERBOSE = 0 ] || sed 's/^/    > /' "$OUT"
+}
+# expect NAME STATUS REGEX ARGS...: STATUS is 0, "nz" (non-zero) or a number
+expect() {
+	local name=$1 st=$2 re=$3; shift 3
+	want "$name" || return 0
+	kpb "$@"
+	case $st in
+	nz) [ $RC -ne 0 ] || { ko "$name" "exit 0, expected failure"; return; } ;;
+	*) [ $RC -eq "$st" ] || { ko "$name" "exit $RC, expected $st"; return; } ;;
+	esac
+	grep -qE -- "$re" "$OUT" || { ko "$name" "output does not match /$re/"; return; }
+	ok "$name"
+}
+# the error of a refused run must be one line
+one_line_error() {
+	[ "$(grep -c 'error:' "$OUT")" -eq 1 ]
+}
+
+# ------------------------------------------------------------------ fake tree setup
+S=$T/src            # the "user's" source tree
+B=$T/booted         # the "booted" kernel build (vmlinux, Module.symvers, .config)
+export KPATCH_CACHE=$T/cache
+cp -a "$HERE/fake-kernel" "$S"
+mkdir -p "$B"
+CCTEXT=$(${CC:-gcc} --version | head -n1)
+{ cat "$S/config"; echo "CONFIG_CC_VERSION_TEXT=\"$CCTEXT\""; } > "$B/.config"
+cp "$B/.config" "$B/config.good"
+(make -s -C "$S" O="$B" vmlinux modules >/dev/null) || { echo "FAIL setup: fake kernel build"; echo "0 passed, 1 failed"; exit 1; }
+echo "# fake booted tree" > "$B/Makefile"
+rm -f "$S/config"
+STD=(-s "$S" -c "$B/.config" -v "$B/vmlinux" -o "$T/o")
+mkdir -p "$T/o" "$T/p"
+
+mkpatch() {	# mkpatch NAME FILE SED-EXPR: a -p1 patch of FILE in $S
+	local n=$1 f=$2 e=$3
+	rm -rf "$T/pp"; mkdir -p "$T/pp/a/$(dirname "$f")" "$T/pp/b/$(dirname "$f")"
+	[ -f "$S/$f" ] && cp "$S/$f" "$T/pp/a/$f" || : > "$T/pp/a/$f"
+	cp "$T/pp/a/$f" "$T/pp/b/$f"
+	sed -i "$e" "$T/pp/b/$f"
+	(cd "$T/pp" && diff -u "a/$f" "b/$f") > "$T/p/$n"
+	[ -s "$T/p/$n" ] || echo "mkpatch $n: empty patch" >&2
+}
+mkpatch cmdline.patch fs/proc/cmdline.c 's/seq_puts(m, "\\n");/seq_puts(m, "\\n"); seq_puts(m, "x");/'
+mkpatch asm.patch arch/x86/entry/entry_64.S 's/ret/nop\n\tret/'
+mkpatch vdso.patch arch/x86/entry/vdso/vclock_gettime.c 's/return 0/return 1/'
+mkpatch boot.patch arch/x86/boot/main.c 's/{ }/{ for (;;); }/'
+mkpatch makefile.patch kernel/Makefile 's/kernel/kernel2/'
+mkpatch broken.patch fs/proc/cmdline.c 's/return 0;/return 0 +;/'
+mkpatch header.patch include/linux/fake.h 's/FAKE_VALUE 1/FAKE_VALUE 2/'
+mkpatch lines.patch fs/proc/cmdline.c 's/^extern char \*saved_command_line;/extern char *saved_command_line;\n\n/'
+# a patch that does not apply: context that is not in the file
+sed 's/seq_puts(m, saved_command_line);/seq_puts(m, nothing_here);/' "$T/p/cmdline.patch" > "$T/p/noapply.patch"
+# a patch that applies with fuzz: first context line changed
+awk '/^ / && !done { print " // changed context"; done = 1; next } { print }' "$T/p/cmdline.patch" > "$T/p/fuzz.patch"
+# a name that needs sanitizing and truncation
+cp "$T/p/cmdline.patch" "$T/p/my fix+1.patch"
+cp "$T/p/cmdline.patch" "$T/p/$(printf 'x%.0s' $(seq 1 60)).patch"
+
+# names, sizes, mtimes and contents of everything but directory mtimes
+tree_sum() { (cd "$1" && find . ! -type d -printf '%p %s %T@ %m %l\n' | sort; find . -type d | sort; find . -type f -print0 | sort -z | xargs -0 -r sha1sum) | sha1sum; }
+S_SUM=$(tree_sum "$S")
+
+# ------------------------------------------------------------------ options
+expect version 0 '^kpatch-build \(kpatch-ng\) [0-9]' --version
+expect help 0 'usage: kpatch-build .*patch file' -h
+expect help-long 0 '--oot-module-src' --help
+expect no-patch nz 'error: no patch file given' "${STD[@]}"
+expect unknown-option nz 'error: unknown option --frobnicate' --frobnicate "$T/p/cmdline.patch"
+expect missing-arg nz 'error: option -s needs an argument' "$T/p/cmdline.patch" -s
+expect bad-jobs nz 'error: -j/--jobs needs a positive number' -j x "${STD[@]}" "$T/p/cmdline.patch"
+expect zero-jobs nz 'error: -j/--jobs needs a positive number' -j 0 "${STD[@]}" "$T/p/cmdline.patch"
+expect missing-patch nz 'error: patch file .*/nope.patch not found' "${STD[@]}" "$T/p/nope.patch"
+expect oot-alone nz 'error: --oot-module and --oot-module-src go together' --oot-module "$T/x.ko" "${STD[@]}" "$T/p/cmdline.patch"
+expect long-option-equals nz 'error: kernel config not found|error: config file /nonexistent not found' --config=/nonexistent -s "$S" -v "$B/vmlinux" "$T/p/cmdline.patch"
+expect bad-sourcedir nz "does not look like a kernel source tree" -s "$T" -c "$B/.config" -v "$B/vmlinux" "$T/p/cmdline.patch"
+expect bad-vmlinux nz "is not an ELF file" -s "$S" -c "$B/.config" -v "$B/.config" "$T/p/cmdline.patch"
+mkdir -p "$T/lonely"; cp "$B/vmlinux" "$T/lonely/"
+expect no-kbuild-dir nz "kbuild tree .* not found next to .*; pass -k" -s "$S" -c "$B/.config" -v "$T/lonely/vmlinux" "$T/p/cmdline.patch"
+expect not-a-diff nz "not a unified diff" "${STD[@]}" "$S/Makefile"
+
+# ------------------------------------------------------------------ name rules
+expect name-invalid nz "error: invalid name 'bad name!'" -n 'bad name!' "${STD[@]}" "$T/p/cmdline.patch"
+expect name-dot nz "error: invalid name 'a.b'" -n 'a.b' "${STD[@]}" "$T/p/cmdline.patch"
+expect name-too-long nz "error: name '.*' is 46 characters; at most 45" -n "$(printf 'n%.0s' $(seq 1 46))" "${STD[@]}" "$T/p/cmdline.patch"
+if want name-max; then
+	kpb -n "$(printf 'n%.0s' $(seq 1 45))" "${STD[@]}" "$T/p/noapply.patch"
+	grep -q 'invalid name\|characters; at most' "$OUT" && ko name-max "45 characters refused" || ok name-max
+fi
+# ------------------------------------------------------------------ pre-build refusals
+for opt in MODULES LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
+	grep -v "^CONFIG_$opt=" "$B/config.good" > "$T/config-no-$opt"
+	expect "config-$opt" nz "^kpatch-build: error: CONFIG_$opt is not enabled" -s "$S" -c "$T/config-no-$opt" -v "$B/vmlinux" "$T/p/cmdline.patch"
+	want "config-$opt" && { one_line_error || ko "config-$opt-one-line" "error is not one line"; }
+done
+sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="gcc (Fake 1.0) 1.0"/' "$B/config.good" > "$T/config-cc"
+expect compiler-config nz "error: compiler mismatch: the kernel was built with 'gcc \(Fake 1.0\) 1.0'" -s "$S" -c "$T/config-cc" -v "$B/vmlinux" "$T/p/cmdline.patch"
+expect compiler-skip nz "does not apply" --skip-compiler-check -s "$S" -c "$T/config-cc" -v "$B/vmlinux" "$T/p/noapply.patch"
+cp "$B/vmlinux" "$T/vmlinux-cc"
+printf 'GCC: (Fake 9.9) 9.9\0' > "$T/comment"
+objcopy --remove-section .comment --add-section .comment="$T/comment" "$T/vmlinux-cc" 2>/dev/null
+cp "$B/Module.symvers" "$B/Makefile" "$T/" 2>/dev/null
+expect compiler-vmlinux nz "error: compiler mismatch: .*vmlinux-cc was built with '\(Fake 9.9\) 9.9'" -s "$S" -c "$B/.config" -v "$T/vmlinux-cc" "$T/p/cmdline.patch"
+if want compiler-cc-env2; then
+	printf '#!/bin/sh\necho "gcc (Other 1.2) 1.2"\n' > "$T/fakecc"; chmod +x "$T/fakecc"
+	CC=$T/fakecc kpb "${STD[@]}" "$T/p/cmdline.patch"
+	[ $RC -ne 0 ] && grep -q "compiler mismatch: .*'$T/fakecc' is 'gcc (Other 1.2) 1.2'" "$OUT" && ok compiler-cc-env2 || ko compiler-cc-env2 "CC=other compiler not refused"
+fi
+expect patch-noapply nz "error: patch .*noapply.patch does not apply" "${STD[@]}" "$T/p/noapply.patch"
+want patch-noapply && { one_line_error || ko patch-noapply-one-line "error is not one line"; }
+expect refuse-asm nz "error: .*changes assembly source arch/x86/entry/entry_64.S" "${STD[@]}" "$T/p/asm.patch"
+expect refuse-vdso nz "error: .*changes vdso code arch/x86/entry/vdso/vclock_gettime.c" "${STD[@]}" "$T/p/vdso.patch"
+expect refuse-boot nz "error: .*changes early boot code arch/x86/boot/main.c" "${STD[@]}" "$T/p/boot.patch"
+expect refuse-makefile nz "error: .*changes build file kernel/Makefile" "${STD[@]}" "$T/p/makefile.patch"
+for t in asm vdso boot makefile; do want "refuse-$t" && { kpb "${STD[@]}" "$T/p/$t.patch"; one_line_error || ko "refuse-$t-one-line" "not one line"; }; done
+if want unclean-tree; then
+	touch "$S/.config"
+	kpb "${STD[@]}" "$T/p/cmdline.patch"
+	rm -f "$S/.config"
+	[ $RC -ne 0 ] && grep -q "source tree .* is not clean (.config exists)" "$OUT" && ok unclean-tree || ko unclean-tree "dirty tree accepted"
+fi
+if want sig-force; then
+	{ cat "$B/config.good"; echo CONFIG_MODULE_SIG=y; echo CONFIG_MODULE_SIG_FORCE=y; } > "$T/config-sig"
+	kpb -s "$S" -c "$T/config-sig" -v "$B/vmlinux" "$T/p/cmdline.patch"
+	[ $RC -ne 0 ] && grep -q "only loads signed modules (CONFIG_MODULE_SIG_FORCE) but the signing key" "$OUT" && ok sig-force || ko sig-force "unsignable module not refused"
+fi
+# nothing of the above may have started a build or touched the tree
+if want refusals-no-build; then
+	[ -z "$(ls "$KPATCH_CACHE/kpatch-build/orig" 2>/dev/null | grep -v '\.lock$')" ] &&
+		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok refusals-no-build || ko refusals-no-build "a refused run started the original build"
+fi
+
+# ------------------------------------------------------------------ original build, cache, cleanup
+cache_sum() { tree_sum "$KPATCH_CACHE/kpatch-build/orig"; }
+scratch_empty() { [ -z "$(ls -A "$KPATCH_CACHE/kpatch-build/tmp" 2>/dev/null)" ] || { echo "scratch left: $(ls -A "$KPATCH_CACHE/kpatch-build/tmp")" >> "$OUT"; false; }; }
+if want orig-build-failure; then
+	# a failing original build: error names the step, shows the build log, tree intact
+	rm -rf "$KPATCH_CACHE"
+	kpb "${STD[@]}" -t vmlinux -t fail-target "$T/p/cmdline.patch"
+	[ $RC -ne 0 ] && grep -q "error: building original kernel .*: original build failed" "$OUT" &&
+		grep -q "log: " "$OUT" && [ "$(tree_sum "$S")" = "$S_SUM" ] && scratch_empty &&
+		! ls "$KPATCH_CACHE"/kpatch-build/orig/*/.complete >/dev/null 2>&1 &&
+		ok orig-build-failure || ko orig-build-failure "bad failure handling of the original build"
+fi
+if want broken-patch-cleanup; then
+	kpb "${STD[@]}" "$T/p/cmdline.patch" -n warmup   # builds the cache (differ may be absent)
+	grep -q 'building original kernel (not cached' "$OUT" || ko broken-patch-cleanup "first run did not build the original"
+	C_SUM=$(cache_sum)
+	kpb "${STD[@]}" "$T/p/broken.patch"
+	[ $RC -ne 0 ] && grep -q "error: building patched objects: 1 affected: compiling the patched fs/proc/cmdline.o failed" "$OUT" &&
+		grep -q "expected expression" "$OUT" && grep -q "log: .*/logs/broken-" "$OUT" &&
+		grep -q 'building original kernel (cached' "$OUT" &&
+		[ "$(tree_sum "$S")" = "$S_SUM" ] && [ "$(cache_sum)" = "$C_SUM" ] && scratch_empty &&
+		ok broken-patch-cleanup || ko broken-patch-cleanup "tree/cache changed, scratch left or bad message"
+fi
+if want interrupt-cleanup; then
+	C_SUM=$(cache_sum)
+	# slow compiler: interrupt while the patched object is being compiled
+	printf '#!/bin/sh\ncase "$*" in *--version*) exec gcc "$@";; esac\nsleep 30\nexec gcc "$@"\n' > "$T/slowcc"; chmod +x "$T/slowcc"
+	CC=$T/slowcc "$KPB" "${STD[@]}" -n intr "$T/p/cmdline.patch" > "$OUT" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 50); do grep -q 'building patched objects' "$OUT" 2>/dev/null && break; sleep 0.1; done
+	kill -TERM $pid; wait $pid; RC=$?
+	[ $RC -ne 0 ] && [ "$(tree_sum "$S")" = "$S_SUM" ] && [ "$(cache_sum)" = "$C_SUM" ] && scratch_empty &&
+		ok interrupt-cleanup || ko interrupt-cleanup "rc=$RC; tree/cache changed or scratch left"
+fi
+if want name-derived; then
+	kpb "${STD[@]}" "$T/p/my fix+1.patch" -t vmlinux -t modules
+	grep -q 'logs/my-fix-1-' "$OUT" || ls "$KPATCH_CACHE/kpatch-build/logs/" | grep -q '^my-fix-1-' &&
+		ok name-derived || ko name-derived "name of 'my fix+1.patch' is not my-fix-1"
+fi
+if want name-derived-truncated; then
+	kpb "${STD[@]}" "$T/p/$(printf 'x%.0s' $(seq 1 60)).patch"
+	ls "$KPATCH_CACHE/kpatch-build/logs/" | grep -q "^$(printf 'x%.0s' $(seq 1 45))-[0-9]" &&
+		ok name-derived-truncated || ko name-derived-truncated "derived name not truncated to 45"
+fi
+
+expect patch-fuzz nz "warning: patch .*fuzz.patch applies with fuzz" "${STD[@]}" -t vmlinux -t modules "$T/p/fuzz.patch"
+if want header-objects; then
+	kpb "${STD[@]}" -d "$T/p/header.patch"
+	grep -q 'include/linux/fake.h: included by 3 object(s)' "$OUT" &&
+		grep -q 'building patched objects: 3 affected' "$OUT" &&
+		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok header-objects || ko header-objects "header change: wrong object set"
+	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
+fi
+if want attribution; then
+	idx=$(ls "$KPATCH_CACHE"/kpatch-build/orig/*/objects.idx | head -n1)
+	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
+		grep -q "^drivers/foo/foo.o $S/drivers/foo/foo.c foo$" "$idx" &&
+		ok attribution || ko attribution "objects.idx: $(tr '\n' ';' < "$idx")"
+fi
+if want source-changed-rebuild; then
+	# an in-place edit of the source after the cached build is noticed
+	cp -a "$S" "$T/src2"
+	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2a "$T/p/noapply.patch"
+	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2b "$T/p/cmdline.patch"
+	sleep 1; touch "$T/src2/kernel/fork.c"
+	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2c "$T/p/cmdline.patch"
+	grep -q "kernel/fork.c changed after the cached original build; rebuilding" "$OUT" &&
+		ok source-changed-rebuild || ko source-changed-rebuild "in-place source change not detected"
+	rm -rf "$T/src2"
+fi
+if want lock-concurrent; then
+	# two runs on one cache: both finish; the cache is built once
+	rm -rf "$KPATCH_CACHE/kpatch-build/orig"
+	"$KPB" "${STD[@]}" -n c1 "$T/p/cmdline.patch" > "$T/c1" 2>&1 &
+	"$KPB" "${STD[@]}" -n c2 "$T/p/cmdline.patch" > "$T/c2" 2>&1 &
+	wait
+	n=$(cat "$T/c1" "$T/c2" | grep -c 'building original kernel (not cached')
+	[ "$n" = 1 ] && ok lock-concurrent || { cat "$T/c1" "$T/c2" > "$OUT"; ko lock-concurrent "$n builds of the original"; }
+fi
+[ "$(tree_sum "$S")" = "$S_SUM" ] && ok fake-tree-untouched || ko fake-tree-untouched "the source tree changed"
+
+# ------------------------------------------------------------------ reference kernel
+HAVE_TOOLS=1
+for t in create-diff-object/create-diff-object klp-convert/klp-convert kmod/patch; do
+	[ -e "$REPO/$t" ] || { HAVE_TOOLS=0; MISSING_TOOL=$t; }
+done
+if [ $KERNEL = 0 ]; then
+	skip reference-kernel "--no-kernel"
+elif ! ENV=$("$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
+	skip reference-kernel "reference kernel not built (integration/kernel-cache.sh)"
+elif [ $HAVE_TOOLS = 0 ]; then
+	skip reference-kernel "$MISSING_TOOL not built yet"
+else
+	unset KPATCH_CACHE
+	eval "$ENV"
+	export KPATCH_CACHE
+	KSTD=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko")
+	mkdir -p "$T/ko"
+	K_SUM=$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)
+	if want kernel-cmdline; then
+		kpb "${KSTD[@]}" "$HERE/patches/cmdline-string.patch"
+		ko_file=$T/ko/livepatch-cmdline-string.ko
+		if [ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
+			modinfo "$ko_file" | grep -q '^livepatch: *Y' ; then
+			ok kernel-cmdline
+		else
+			ko kernel-cmdline "no module or wrong diff"
+		fi
+		grep -q 'building original kernel (cached' "$OUT" && ok kernel-cache-reused || ko kernel-cache-reused "original not cached"
+	fi
+	if want kernel-lines-only; then
+		kpb "${KSTD[@]}" "$HERE/patches/cmdline-lines-only.patch"
+		[ $RC -ne 0 ] && grep -q 'diffing fs/proc/cmdline.o: no function changed' "$OUT" &&
+			grep -q 'no function changed' "$OUT" && ok kernel-lines-only || ko kernel-lines-only "a lines-only patch pulled in functions"
+	fi
+	if want kernel-broken-cleanup; then
+		OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+		O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
+		kpb "${KSTD[@]}" "$HERE/patches/cmdline-broken.patch"
+		[ $RC -ne 0 ] && grep -q 'compiling the patched fs/proc/cmdline.o failed' "$OUT" &&
+			[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
+			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			ok kernel-broken-cleanup || ko kernel-broken-cleanup "cache or source changed"
+	fi
+fi
+
+echo "$PASS passed, $FAIL failed"
+[ $FAIL -eq 0 ]
