@@ -35,6 +35,8 @@ struct syminfo {
 	char *norm;			/* name without GCC's numbers */
 	struct symbol *user;		/* first function referencing it */
 	uint64_t user_off;		/* where in it, from its start */
+	struct symbol *child;		/* first .cold/__pfx_ piece */
+	struct symbol *sibling;		/* next piece of the same parent */
 	struct symbol *out;		/* its counterpart in the output */
 	bool special_static;		/* __warned.N & co: copied, never shared */
 	bool ignored;			/* KPATCH_IGNORE_FUNCTION */

@@ -185,4 +185,10 @@ void classify(struct cdo *c, struct elf *elf)
 				    is_special_static_name(sym->name);
 		find_parent(elf, sym);
 	}
+	for_each_sym(elf, sym) {
+		if (!sym->parent)
+			continue;
+		si(sym)->sibling = si(sym->parent)->child;
+		si(sym->parent)->child = sym;
+	}
 }

@@ -126,9 +126,8 @@ static void include_children(struct cdo *c, struct symbol *sym)
 {
 	struct symbol *s;
 
-	list_for_each_entry(s, &sym->sec->symbols, sec_list)
-		if (s->parent == sym)
-			include_symbol(c, s, "part of %s", sym->name);
+	for (s = si(sym)->child; s; s = si(s)->sibling)
+		include_symbol(c, s, "part of %s", sym->name);
 	if (sym->parent)
 		include_symbol(c, sym->parent, "its part %s changed", sym->name);
 }

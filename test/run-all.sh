@@ -1,0 +1,45 @@
+#!/bin/bash
+# Every test of the project, as `make check` runs it: the differ's own cases
+# and the real-kernel corpus with the ASan/UBSan build, the fuzz smoke run,
+# klp-convert, kpatch-build, and the integration smoke boot. Each suite ends
+# with "N passed, N failed"; this script adds them up.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+ASAN_CDO=$top/build/asan/bin/create-diff-object
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+log=$top/test/out/logs
+mkdir -p "$log"
+
+total_pass=0; total_fail=0; failed_suites=()
+
+suite() {
+	local name=$1; shift
+	local start=$SECONDS rc line p f
+	echo "== $name"
+	"$@" > "$log/$name.log" 2>&1
+	rc=$?
+	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log/$name.log" | tail -n 1)
+	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
+	if [ $rc -ne 0 ] && [ "${f:-0}" = 0 ]; then f=1; fi
+	total_pass=$((total_pass + ${p:-0})); total_fail=$((total_fail + ${f:-0}))
+	if [ $rc -ne 0 ]; then
+		failed_suites+=("$name")
+		tail -n 25 "$log/$name.log" | sed 's/^/   /'
+	fi
+	echo "   ${line:-no summary} ($((SECONDS - start)) s, log $log/$name.log)"
+}
+
+suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
+suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
+suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
+[ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
+[ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
+[ -x integration/smoke.sh ] && [ -z "${SKIP_INTEGRATION:-}" ] && suite integration-smoke integration/smoke.sh
+
+echo
+[ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
+echo "$total_pass passed, $total_fail failed"
+[ $total_fail -eq 0 ] && [ ${#failed_suites[@]} -eq 0 ]
