@@ -159,6 +159,13 @@ static void link_sections(struct elf *elf)
 			bad(elf, "section %s: bad target section %u",
 			    sec->name, inf);
 		sec->base = elf->sec_by_index[inf];
+		/*
+		 * A livepatch relocation section (.klp.rela.<obj>.<sec>)
+		 * shares its target with the ordinary .rela<sec>: it is
+		 * reachable from its own relocs only, never as base->rela.
+		 */
+		if (sec->sh.sh_flags & SHF_RELA_LIVEPATCH)
+			continue;
 		if (sec->base->rela)
 			bad(elf, "section %s: two relocation sections",
 			    sec->base->name);
@@ -259,6 +266,22 @@ static void read_symbols(struct elf *elf, Elf *e)
 	}
 }
 
+static struct reloc *add_reloc_to(struct section *rela, uint64_t offset,
+				  struct symbol *sym, unsigned int type,
+				  int64_t addend)
+{
+	struct reloc *r = xcalloc(1, sizeof(*r));
+
+	r->rela = rela;
+	r->sym = sym;
+	r->offset = offset;
+	r->type = type;
+	r->addend = addend;
+	list_add_tail(&r->list, &rela->relocs);
+	htable_add(&rela->base->reloc_hash, &r->off_hash, hash_u64(offset));
+	return r;
+}
+
 static void read_relocs(struct elf *elf, struct section *rela)
 {
 	size_t n, i;
@@ -281,9 +304,8 @@ static void read_relocs(struct elf *elf, struct section *rela)
 		    r.r_offset >= rela->base->size)
 			bad(elf, "section %s: relocation %zu: offset 0x%lx past section end",
 			    rela->name, i, (unsigned long)r.r_offset);
-		reloc = elf_add_reloc(elf, rela->base, r.r_offset,
-				      elf->sym_by_index[symi],
-				      GELF_R_TYPE(r.r_info), r.r_addend);
+		reloc = add_reloc_to(rela, r.r_offset, elf->sym_by_index[symi],
+				     GELF_R_TYPE(r.r_info), r.r_addend);
 		(void)reloc;
 	}
 	free(rela->data);
@@ -523,16 +545,8 @@ struct reloc *elf_add_reloc(struct elf *elf, struct section *base,
 			    uint64_t offset, struct symbol *sym,
 			    unsigned int type, int64_t addend)
 {
-	struct reloc *r = xcalloc(1, sizeof(*r));
-
-	r->rela = elf_rela_section(elf, base);
-	r->sym = sym;
-	r->offset = offset;
-	r->type = type;
-	r->addend = addend;
-	list_add_tail(&r->list, &r->rela->relocs);
-	htable_add(&base->reloc_hash, &r->off_hash, hash_u64(offset));
-	return r;
+	return add_reloc_to(elf_rela_section(elf, base), offset, sym, type,
+			    addend);
 }
 
 void elf_remove_reloc(struct reloc *r)
