@@ -1,7 +1,13 @@
 #include "kernel-stubs.h"
 
-int checked(int v)
+int take_ref(int *refs)
 {
-	BUG_ON(v == 13);
-	return v + 2;
+	WARN_ON(*refs < 0);
+	return *refs += 2;
+}
+
+int drop_ref(int *refs)
+{
+	BUG_ON(*refs == 0);
+	return --*refs;
 }

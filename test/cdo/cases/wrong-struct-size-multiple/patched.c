@@ -1,0 +1,13 @@
+#include "kernel-stubs.h"
+
+int take_ref(int *refs)
+{
+	WARN_ON(*refs < 0);
+	return *refs += 2;
+}
+
+int drop_ref(int *refs)
+{
+	BUG_ON(*refs == 0);
+	return --*refs;
+}
