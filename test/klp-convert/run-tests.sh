@@ -1,0 +1,314 @@
+#!/bin/bash
+# run-tests.sh: klp-convert unit tests. Each case compiles test sources (src/, or
+# written inline) with kernel-like flags, links them with ld -r into a
+# relocatable "module", runs klp-convert and asserts on readelf output: one
+# check per conversion rule and one case per error (exit status, the one-line
+# "klp-convert: <file>: <what>: <reason>" message, no output written). Then the
+# seed sample is built against the cached reference kernel (KOBJ) and checked
+# (boot-sample.sh --no-boot), skipped with a notice when there is no cache.
+#
+#   test/klp-convert/run-tests.sh [-v] [--no-kernel]
+# KLP_CONVERT=path selects the binary (default: the ASan build if present).
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+verbose=0 kernel=1
+for a in "$@"; do
+	case $a in
+	-v) verbose=1 ;;
+	--no-kernel) kernel=0 ;;
+	*) echo "usage: run-tests.sh [-v] [--no-kernel]" >&2; exit 2 ;;
+	esac
+done
+if [ -z "${KLP_CONVERT:-}" ]; then
+	for c in "$ROOT/build/asan/bin/klp-convert" "$ROOT/build/asan/klp-convert" "$ROOT/klp-convert/klp-convert"; do
+		[ -x "$c" ] && { KLP_CONVERT=$c; break; }
+	done
+fi
+[ -x "${KLP_CONVERT:-}" ] || { echo "run-tests: klp-convert not built (run make)" >&2; exit 2; }
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/klpc-test.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+CFLAGS="-O2 -g -mcmodel=kernel -fno-pic -fno-common -ffreestanding -mno-red-zone -fno-asynchronous-unwind-tables -I$ROOT/kmod/include -I$HERE/src"
+pass=0 fail=0 case=
+
+begin() { case=$1; }
+ok() { pass=$((pass + 1)); [ $verbose = 1 ] && echo "PASS $case: $1"; return 0; }
+bad() { fail=$((fail + 1)); echo "FAIL $case: $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/      /'; return 0; }
+check() { local what=$1; shift; if "$@" >/dev/null 2>&1; then ok "$what"; else bad "$what" "command: $*"; fi; }
+
+# build NAME SRC...: compile each source (src/X.c or an absolute path) and ld -r into $T/NAME.ko
+build() {
+	local name=$1 s o objs=(); shift
+	for s in "$@"; do
+		case $s in /*) ;; *) s=$HERE/src/$s ;; esac
+		o=$T/$name.$(basename "$s" .c).o
+		case $s in
+		*.s) as -o "$o" "$s" ;;
+		*) gcc $CFLAGS ${XCFLAGS:-} -c -o "$o" "$s" ;;
+		esac || { bad "compile $s"; return 1; }
+		objs+=("$o")
+	done
+	ld -r -o "$T/$name.ko" "${objs[@]}" || { bad "ld -r $name"; return 1; }
+}
+# src NAME: write stdin to $T/NAME (a test source written inline)
+src() { cat > "$T/$1"; echo "$T/$1"; }
+
+# convert NAME [ARGS...]: klp-convert $T/NAME.ko -> $T/NAME.out.ko; stderr in $T/err
+convert() {
+	local name=$1; shift
+	rm -f "$T/$name.out.ko"
+	ASAN_OPTIONS=${CONVERT_ASAN:-$ASAN_OPTIONS} \
+		"$KLP_CONVERT" "$@" "$T/$name.ko" "$T/$name.out.ko" 2>"$T/err"
+}
+expect_ok() {
+	if convert "$@"; then ok "converts"; else bad "converts" "$(cat "$T/err")"; return 1; fi
+}
+# expect_err NAME 'WHAT: REASON-REGEX' [ARGS...]: fails with exactly one matching line
+expect_err() {
+	local name=$1 re=$2; shift 2
+	# an error exits at once: what is still allocated then is no leak
+	if CONVERT_ASAN=detect_leaks=0 convert "$name" "$@"; then bad "refused" "klp-convert exited 0"; return; fi
+	ok "refused (exit non-zero)"
+	if [ "$(wc -l < "$T/err")" = 1 ] && grep -qE "^klp-convert: [^:]*$name\.ko: $re" "$T/err"; then
+		ok "one-line error names it: $(cut -c1-100 "$T/err")"
+	else
+		bad "error message /$re/" "$(cat "$T/err")"
+	fi
+	[ ! -e "$T/$name.out.ko" ] && ok "no output written" || bad "no output written"
+}
+
+out() { echo "$T/$1.out.ko"; }
+# section flags as a hex number (readelf -t)
+sec_flags() {
+	readelf -t -W "$1" | awk -v n="$2" '
+		$1 ~ /^\[[0-9a-f]+\]:$/ { if (cur == n) { f = $1; gsub(/[\[\]:]/, "", f); print f; exit } next }
+		/^ *\[ *[0-9]+\] / { cur = $0; sub(/^ *\[ *[0-9]+\] /, "", cur) }'
+}
+has_sec() { readelf -S -W "$1" | grep -qE "\] $2 "; }
+# sym_line FILE NAME: the readelf -s line of NAME (exact)
+sym_line() { readelf -s -W "$1" | awk -v n="$2" '$NF == n' | head -1; }
+is_livepatch_sym() { sym_line "$1" "$2" | grep -qE ' NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] '; }
+# relocs FILE SECTION: "TYPE SYMBOL" per relocation of SECTION
+relocs() {
+	readelf -r -W "$1" | awk -v s="$2" '
+		/^Relocation section/ { on = ($3 == "'"'"'" s "'"'"'"); next }
+		on && NF >= 5 && $1 ~ /^[0-9a-f]+$/ { print $3, $5 }'
+}
+rela_has() { relocs "$1" "$2" | grep -qE " $3( |$)"; }
+rela_count() { relocs "$1" "$2" | grep -cE " $3( |$)"; }
+
+# ---- conversion rules ----
+begin basic
+if build basic basic.c && expect_ok basic; then
+	o=$(out basic)
+	check "section .klp.rela.vmlinux..text exists" has_sec "$o" '\.klp\.rela\.vmlinux\.\.text'
+	f=$(sec_flags "$o" .klp.rela.vmlinux..text)
+	[ "$f" = 0000000000100042 ] && ok "flags 0x100042 = SHF_RELA_LIVEPATCH|SHF_INFO_LINK|SHF_ALLOC" || bad "flags: got '$f'"
+	readelf -S -W "$o" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grep -qE ' RELA .* 18 AIo ' && ok "type RELA, entsize 24, AIo" || bad "readelf -S line"
+	info=$(readelf -S -W "$o" | awk '/\.klp\.rela\.vmlinux\.\.text/ { print $(NF-1) }')
+	tidx=$(readelf -S -W "$o" | awk '$2 == ".text" || $3 == ".text" { gsub(/[\[\]]/, "", $1); print $1+0; exit }')
+	tidx=$(readelf -S -W "$o" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text .*/\1/p')
+	[ "$info" = "$tidx" ] && ok "sh_info = .text ($tidx)" || bad "sh_info '$info' != .text index '$tidx'"
+	check "symbol .klp.sym.vmlinux.saved_command_line,0 with Ndx 0xff20" is_livepatch_sym "$o" .klp.sym.vmlinux.saved_command_line,0
+	check "old name gone" test -z "$(sym_line "$o" saved_command_line)"
+	n=$(rela_count "$o" .klp.rela.vmlinux..text '\.klp\.sym\.vmlinux\.saved_command_line,0')
+	n0=$(rela_count "$T/basic.ko" .rela.text saved_command_line)
+	[ "$n" = "$n0" ] && [ "$n" -ge 1 ] && ok "all $n relocations moved to .klp.rela" || bad "moved $n of $n0"
+	check ".rela.text keeps no klp relocation" sh -c "! readelf -r -W '$o' | awk '/^Relocation section .\.rela\.text/{on=1;next} /^Relocation section/{on=0} on' | grep -q klp"
+	check "exported printk stays in .rela.text" rela_has "$o" .rela.text printk
+	check "printk stays plain undefined" sh -c "readelf -s -W '$o' | grep -qE ' UND printk$'"
+	check "annotation section removed" sh -c "! readelf -S -W '$o' | grep -q module_relocs"
+	check "annotation table symbol removed" test -z "$(sym_line "$o" relocs)"
+	check "debug info still there" has_sec "$o" '\.debug_info'
+	# idempotent: converting the output again changes nothing
+	cp "$o" "$T/again.ko"
+	if convert again; then
+		if [ "$(readelf -S -s -r -W "$(out again)")" = "$(readelf -S -s -r -W "$o")" ]; then
+			ok "idempotent"; else bad "second conversion changed the module"; fi
+	else bad "second conversion" "$(cat "$T/err")"; fi
+fi
+
+begin sections
+if XCFLAGS=-ffunction-sections build sections sections.c && expect_ok sections; then
+	o=$(out sections)
+	check "sympos 2 in the name" is_livepatch_sym "$o" .klp.sym.vmlinux.local_fn,2
+	check "sympos 0" is_livepatch_sym "$o" .klp.sym.vmlinux.counter,0
+	check ".klp.rela.vmlinux..text.a" rela_has "$o" .klp.rela.vmlinux..text.a '\.klp\.sym\.vmlinux\.local_fn,2'
+	check ".klp.rela.vmlinux..text.b" rela_has "$o" .klp.rela.vmlinux..text.b '\.klp\.sym\.vmlinux\.counter,0'
+	check ".klp.rela.vmlinux..data (function pointer)" rela_has "$o" .klp.rela.vmlinux..data '\.klp\.sym\.vmlinux\.local_fn,2'
+	check "R_X86_64_64 type kept" sh -c "readelf -r -W '$o' | grep -A3 'klp.rela.vmlinux..data' | grep -q R_X86_64_64"
+	check "emptied .rela.text.a removed" sh -c "! readelf -S -W '$o' | grep -qE '\] \.rela\.text\.a '"
+	[ "$(sec_flags "$o" .klp.rela.vmlinux..data)" = 0000000000100042 ] && ok ".data klp rela flags" || bad ".data klp rela flags"
+fi
+
+begin symtab
+if XCFLAGS=-ffunction-sections build symtab sections.c && expect_ok symtab --symtab vmlinux="$HERE/src/symtab.txt"; then
+	ok "--symtab accepts sympos 2 of 3 and a unique name with 0"
+fi
+begin symtab-ambiguous
+sed 's/\.sympos = 2/.sympos = 0/' "$HERE/src/sections.c" > "$T/amb.c"
+build symtab-ambiguous "$T/amb.c" &&
+	expect_err symtab-ambiguous 'local_fn: ambiguous: vmlinux has 3 symbols named .local_fn.; give the sympos' --symtab vmlinux="$HERE/src/symtab.txt"
+begin symtab-too-far
+sed 's/\.sympos = 2/.sympos = 4/' "$HERE/src/sections.c" > "$T/far.c"
+build symtab-too-far "$T/far.c" &&
+	expect_err symtab-too-far 'local_fn: sympos 4, but vmlinux has only 3 symbol' --symtab vmlinux="$HERE/src/symtab.txt"
+begin symtab-missing
+build symtab-missing basic.c && sed '/saved_command_line/d' "$HERE/src/symtab.txt" > "$T/st2.txt" &&
+	expect_err symtab-missing "saved_command_line: no symbol 'saved_command_line' in vmlinux" --symtab vmlinux="$T/st2.txt"
+begin symtab-not-readelf
+echo "hello" > "$T/junk.txt"
+if build symtab-not-readelf basic.c; then
+	if CONVERT_ASAN=detect_leaks=0 convert symtab-not-readelf --symtab vmlinux="$T/junk.txt"; then
+		bad "refused"
+	else
+		grep -qE "^klp-convert: $T/junk.txt: --symtab: no symbols: not the output of readelf -s --wide$" "$T/err" &&
+			ok "names the bad symtab file" || bad "bad symtab file message" "$(cat "$T/err")"
+	fi
+fi
+
+begin module
+if build module module.c && expect_ok module --object my-mod; then
+	o=$(out module)
+	check "'-' becomes '_': .klp.rela.my_mod..text" rela_has "$o" .klp.rela.my_mod..text '\.klp\.sym\.my_mod\.mod_state,0'
+	check "vmlinux symbol in its own section" rela_has "$o" .klp.rela.vmlinux..text '\.klp\.sym\.vmlinux\.vm_state,0'
+	check "no vmlinux symbol in the module's section" sh -c "! readelf -r -W '$o' | awk '/klp.rela.my_mod/{on=1;next} /^Relocation/{on=0} on' | grep -q vmlinux"
+	check ".klp.sym.my_mod.mod_state,0 Ndx 0xff20" is_livepatch_sym "$o" .klp.sym.my_mod.mod_state,0
+fi
+
+begin differ
+if build differ differ.c && expect_ok differ; then
+	o=$(out differ)
+	check "differ-named symbol with matching record" is_livepatch_sym "$o" .klp.sym.vmlinux.dup_fn,3
+	check "differ-named symbol without record, object from .kpatch.funcs" is_livepatch_sym "$o" .klp.sym.ext4.ext4_state,0
+	check ".klp.rela.ext4..text" rela_has "$o" .klp.rela.ext4..text '\.klp\.sym\.ext4\.ext4_state,0'
+	check ".klp.rela.vmlinux..text" rela_has "$o" .klp.rela.vmlinux..text '\.klp\.sym\.vmlinux\.dup_fn,3'
+	check ".kpatch.funcs untouched" rela_has "$o" .rela.kpatch.funcs g
+fi
+
+begin multi-object
+if build multi multi1.c multi2.c; then
+	sz=$(readelf -S -W "$T/multi.ko" | awk '/\] \.klp\.module_relocs\.vmlinux / { print $6 }')
+	sz=$((0x${sz:-0}))
+	[ "${sz:-0}" -gt 36 ] && ok "ld -r padded the tables ($sz bytes for 3 records)" || bad "expected padding, size $sz"
+	if expect_ok multi; then
+		o=$(out multi)
+		check "m1" is_livepatch_sym "$o" .klp.sym.vmlinux.m1,0
+		check "m2" is_livepatch_sym "$o" .klp.sym.vmlinux.m2,0
+		check "m3 sympos 1 after padding" is_livepatch_sym "$o" .klp.sym.vmlinux.m3,1
+	fi
+fi
+
+begin nothing-to-do
+printf 'int plain(void) { return 1; }\n' > "$T/plain.c"
+build plain "$T/plain.c" && expect_ok plain && check "no klp section" sh -c "! readelf -S -W '$(out plain)' | grep -q klp"
+
+# ---- errors ----
+begin err-no-relocs
+src noreloc.s <<'A' >/dev/null
+	.section .klp.module_relocs.vmlinux,"aw"
+	.zero 12
+	.section .modinfo,"a"
+	.string "livepatch=Y"
+A
+build err-no-relocs "$T/noreloc.s" && expect_err err-no-relocs '\.klp\.module_relocs\.vmlinux: annotation section has no relocations'
+
+begin err-count
+src count.s <<'A' >/dev/null
+	.section .klp.module_relocs.vmlinux,"aw"
+	.quad foo
+	.long 0
+	.zero 12
+	.section .modinfo,"a"
+	.string "livepatch=Y"
+A
+build err-count "$T/count.s" && expect_err err-count '\.klp\.module_relocs\.vmlinux: entry count mismatch: 24 bytes hold 2 records of 12 bytes but there are 1 relocations'
+
+begin err-objname-long
+long=$(printf 'o%.0s' $(seq 56))
+printf '#include "common.h"\nextern int x;\nLIVEPATCH_MODINFO;\nint f(void) { return x; }\nstatic struct KLP_MODULE_RELOC(%s) r[] = { { &x, 0 } };\n' "$long" > "$T/objlong.c"
+build err-objname-long "$T/objlong.c" && expect_err err-objname-long "\.klp\.module_relocs\.$long: object name '$long' is 56 characters, over the kernel's limit of 55"
+
+begin err-objname-55-ok
+ok55=$(printf 'o%.0s' $(seq 55))
+sed "s/$long/$ok55/" "$T/objlong.c" > "$T/obj55.c"
+build obj55 "$T/obj55.c" && expect_ok obj55 --object "$ok55" && check "55 characters accepted" has_sec "$(out obj55)" "\.klp\.rela\.$ok55\.\.text"
+
+begin err-symname-long
+sl=$(printf 's%.0s' $(seq 512))
+printf '#include "common.h"\nextern int %s;\nLIVEPATCH_MODINFO;\nint f(void) { return %s; }\nstatic struct KLP_MODULE_RELOC(vmlinux) r[] = { { &%s, 0 } };\n' "$sl" "$sl" "$sl" > "$T/symlong.c"
+build err-symname-long "$T/symlong.c" && expect_err err-symname-long "$sl: symbol name is 512 characters, over the kernel's limit of 511"
+begin symname-511-ok
+s511=$(printf 's%.0s' $(seq 511))
+sed "s/$sl/$s511/g" "$T/symlong.c" > "$T/sym511.c"
+build sym511 "$T/sym511.c" && expect_ok sym511 && check "511 characters accepted" is_livepatch_sym "$(out sym511)" ".klp.sym.vmlinux.$s511,0"
+
+begin err-unknown-object
+build err-unknown-object module.c && expect_err err-unknown-object "\.klp\.module_relocs\.my-mod: unknown object 'my_mod'"
+
+begin err-bad-objname
+src dotobj.s <<'A' >/dev/null
+	.section .klp.module_relocs.a.b,"aw"
+	.quad foo
+	.long 0
+A
+build err-bad-objname "$T/dotobj.s" && expect_err err-bad-objname "\.klp\.module_relocs\.a\.b: object name 'a\.b' is not a module name"
+
+begin err-not-relocatable
+printf 'int main(void) { return 0; }\n' > "$T/prog.c"
+gcc -o "$T/err-exec.ko" "$T/prog.c" -no-pie && expect_err err-exec 'ELF header: not a relocatable object \(ELF type 2, executable\)'
+gcc -shared -fPIC -o "$T/err-dyn.ko" "$T/prog.c" && expect_err err-dyn 'ELF header: not a relocatable object \(ELF type 3, shared object\)'
+echo "not an elf" > "$T/err-text.ko" && expect_err err-text 'ELF header: not an ELF file'
+
+begin err-sympos-mismatch
+sed 's/{ { dup_fn, 3 } }/{ { dup_fn, 1 } }/' "$HERE/src/differ.c" > "$T/mism.c"
+build err-sympos-mismatch "$T/mism.c" && expect_err err-sympos-mismatch '\.klp\.sym\.vmlinux\.dup_fn,3: the name says sympos 3, record at 0x0 says 1'
+
+begin err-object-mismatch
+sed 's/KLP_MODULE_RELOC(vmlinux) r\[\] = { { dup_fn, 3 } }/KLP_MODULE_RELOC(ext4) r[] = { { dup_fn, 3 } }/' "$HERE/src/differ.c" > "$T/omism.c"
+build err-object-mismatch "$T/omism.c" && expect_err err-object-mismatch '\.klp\.sym\.vmlinux\.dup_fn,3: the name says object vmlinux, record at 0x0 says ext4'
+
+begin err-defined-here
+printf '#include "common.h"\nstatic int mine;\nLIVEPATCH_MODINFO;\nint f(void) { return mine++; }\nstatic struct KLP_MODULE_RELOC(vmlinux) r[] = { { &mine, 0 } };\n' > "$T/def.c"
+build err-defined-here "$T/def.c" && expect_err err-defined-here '[^:]+: record at 0x0: the symbol is defined in the patch module'
+
+begin err-twice
+printf '#include "common.h"\nextern int x;\nLIVEPATCH_MODINFO;\nint f(void) { return x; }\nstatic struct KLP_MODULE_RELOC(vmlinux) r[] = { { &x, 0 }, { &x, 1 } };\n' > "$T/twice.c"
+build err-twice "$T/twice.c" && expect_err err-twice 'x: annotated twice: as vmlinux,0 and as vmlinux,1'
+
+begin err-no-modinfo
+sed '/LIVEPATCH_MODINFO/d' "$HERE/src/basic.c" > "$T/nomi.c"
+build err-no-modinfo "$T/nomi.c" && expect_err err-no-modinfo '\.modinfo: no livepatch=Y'
+
+begin err-module-init
+printf '#include "common.h"\nextern int ms;\nLIVEPATCH_MODINFO;\n__attribute__((section(".init.text"))) int i(void) { return ms; }\nstatic struct KLP_MODULE_RELOC(foo) r[] = { { &ms, 0 } };\n' > "$T/init.c"
+build err-module-init "$T/init.c" && expect_err err-module-init '\.klp\.sym\.foo\.ms,0: referenced from \.init\.text, which is gone when module foo loads' --object foo
+
+begin err-malformed-klp-name
+printf '#include "common.h"\nextern int y __asm__(".klp.sym.vmlinux.y");\nLIVEPATCH_MODINFO;\nint f(void) { return y; }\n' > "$T/malf.c"
+build err-malformed-klp-name "$T/malf.c" && expect_err err-malformed-klp-name '\.klp\.sym\.vmlinux\.y: malformed klp symbol name'
+
+begin err-table-referenced
+printf '#include "common.h"\nextern int z;\nLIVEPATCH_MODINFO;\nstruct KLP_MODULE_RELOC(vmlinux) tab[] = { { &z, 0 } };\nvoid *leak(void) { return tab; }\n' > "$T/ref.c"
+build err-table-referenced "$T/ref.c" && expect_err err-table-referenced 'tab: annotation table referenced from \.text'
+
+begin err-usage
+"$KLP_CONVERT" >/dev/null 2>&1 && bad "no arguments accepted" || ok "no arguments: non-zero exit"
+
+# ---- the seed sample against the reference kernel ----
+begin seed-sample
+if [ $kernel = 0 ]; then
+	echo "run-tests: NOTICE: seed sample against the kernel skipped (--no-kernel)"
+elif ! "$ROOT/integration/kernel-cache.sh" --no-build --print-env >/dev/null 2>&1; then
+	echo "run-tests: NOTICE: seed sample skipped: no cached reference kernel (integration/kernel-cache.sh)"
+elif outp=$("$HERE/boot-sample.sh" --no-boot 2>&1); then
+	ok "builds against KOBJ, converts, readelf shows .klp.rela.vmlinux..text (0x00100000) and .klp.sym.vmlinux.saved_command_line,0 (0xff20)"
+	[ $verbose = 1 ] && echo "$outp"
+else
+	bad "boot-sample.sh --no-boot" "$outp"
+fi
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
