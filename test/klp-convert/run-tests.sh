@@ -4,20 +4,22 @@
 # relocatable "module", runs klp-convert and asserts on readelf output: one
 # check per conversion rule and one case per error (exit status, the one-line
 # "klp-convert: <file>: <what>: <reason>" message, no output written). Then the
-# seed sample is built against the cached reference kernel (KOBJ) and checked
-# (boot-sample.sh --no-boot), skipped with a notice when there is no cache.
+# seed sample is built against the cached reference kernel (KOBJ), checked and
+# booted (boot-sample.sh), and so is the patch-module template
+# (boot-template.sh); skipped with a notice when there is no cache or qemu.
 #
-#   test/klp-convert/run-tests.sh [-v] [--no-kernel]
+#   test/klp-convert/run-tests.sh [-v] [--no-kernel] [--no-boot]
 # KLP_CONVERT=path selects the binary (default: the ASan build if present).
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-verbose=0 kernel=1
+verbose=0 kernel=1 boot=1
 for a in "$@"; do
 	case $a in
 	-v) verbose=1 ;;
 	--no-kernel) kernel=0 ;;
-	*) echo "usage: run-tests.sh [-v] [--no-kernel]" >&2; exit 2 ;;
+	--no-boot) boot=0 ;;
+	*) echo "usage: run-tests.sh [-v] [--no-kernel] [--no-boot]" >&2; exit 2 ;;
 	esac
 done
 if [ -z "${KLP_CONVERT:-}" ]; then
@@ -297,17 +299,38 @@ build err-table-referenced "$T/ref.c" && expect_err err-table-referenced 'tab: a
 begin err-usage
 "$KLP_CONVERT" >/dev/null 2>&1 && bad "no arguments accepted" || ok "no arguments: non-zero exit"
 
-# ---- the seed sample against the reference kernel ----
-begin seed-sample
+# ---- against the reference kernel: the seed sample and the template, booted ----
+# boot-sample.sh / boot-template.sh build against KOBJ, check readelf and boot in
+# qemu (a few seconds each); --no-boot stops the sample after readelf.
+kernel_suite() {
+	local name=$1 what=$2 outp; shift 2
+	begin "$name"
+	if outp=$("$@" 2>&1); then
+		if echo "$outp" | grep -q SKIP; then
+			echo "run-tests: NOTICE: $name skipped: $(echo "$outp" | grep SKIP)"
+		else
+			ok "$what"
+			[ $verbose = 1 ] && echo "$outp"
+		fi
+	else
+		bad "$*" "$outp"
+	fi
+}
 if [ $kernel = 0 ]; then
-	echo "run-tests: NOTICE: seed sample against the kernel skipped (--no-kernel)"
+	echo "run-tests: NOTICE: kernel tests skipped (--no-kernel)"
 elif ! "$ROOT/integration/kernel-cache.sh" --no-build --print-env >/dev/null 2>&1; then
-	echo "run-tests: NOTICE: seed sample skipped: no cached reference kernel (integration/kernel-cache.sh)"
-elif outp=$("$HERE/boot-sample.sh" --no-boot 2>&1); then
-	ok "builds against KOBJ, converts, readelf shows .klp.rela.vmlinux..text (0x00100000) and .klp.sym.vmlinux.saved_command_line,0 (0xff20)"
-	[ $verbose = 1 ] && echo "$outp"
+	echo "run-tests: NOTICE: kernel tests skipped: no cached reference kernel (run integration/kernel-cache.sh)"
 else
-	bad "boot-sample.sh --no-boot" "$outp"
+	kernel_suite seed-sample "seed sample builds against KOBJ and converts: .klp.rela.vmlinux..text (0x00100000), .klp.sym.vmlinux.saved_command_line,0 (0xff20)" \
+		"$HERE/boot-sample.sh" --no-boot
+	if [ $boot = 1 ]; then
+		kernel_suite seed-sample-boot "seed sample booted: <cmdline> livepatch=1, disable restores, rmmod" \
+			"$HERE/boot-sample.sh"
+		kernel_suite template-boot "template + klp-convert booted: replace on/off, callbacks, disable, rmmod" \
+			"$HERE/boot-template.sh"
+	else
+		echo "run-tests: NOTICE: boot tests skipped (--no-boot)"
+	fi
 fi
 
 echo "$pass passed, $fail failed"
