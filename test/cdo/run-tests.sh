@@ -371,6 +371,27 @@ check_one() {
 		n=$(relocs "$OUT" "$sec" | wc -l)
 		[ "$n" = "$2" ] || fail "$sec has $n relocations, expected $2"
 		;;
+	report-complete)
+		# every function/object the output defines has a reason in the
+		# report, every klp symbol its "klp:" line and every other
+		# undefined symbol its "exported:" line
+		need_out || return 1
+		local ndx type name missing=""
+		while read -r ndx type name; do
+			case "$ndx:$type:$name" in
+			UND:*:.klp.sym.*)
+				grep -E -q -- "klp: .* -> $(ere_escape "$name")\$" "$ERRF" ||
+					missing+=" klp:$name" ;;
+			UND:*:?*)
+				grep -E -q -- "exported: $(ere_escape "$name")\$" "$ERRF" ||
+					missing+=" exported:$name" ;;
+			*:FUNC:?* | *:OBJECT:?*)
+				grep -E -q -- "(patched|new|included): $(ere_escape "$name")( |\$)" "$ERRF" ||
+					missing+=" $name" ;;
+			esac
+		done < <(readelf -sW "$OUT" 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ { print $7, $4, $8 }')
+		[ -z "$missing" ] || fail "no report line for:$missing"
+		;;
 	*)
 		fail "unknown assertion '$kw'"
 		;;

@@ -18,6 +18,7 @@
  *   .printk_index      pointer to a static struct pi_entry (44 bytes, packed)
  *   ___ksymtab+NAME    struct kernel_symbol, 12 bytes, + __ksymtab_strings
  *   .discard.*         objtool annotations (ASM_REACHABLE) and __ADDRESSABLE
+ *   .data.once         the __already_done flags of WARN_ONCE/printk_once
  *   __mcount_loc       made by GCC itself (-pg -mfentry -mrecord-mcount)
  */
 #ifndef _CDO_KERNEL_STUBS_H
@@ -149,6 +150,20 @@ extern __cold void __warn_printk(const char *fmt, ...);
 	unlikely(__ret_warn_on);					\
 })
 
+/* ---- once-only helpers (include/linux/once_lite.h): .data.once statics - */
+#define DO_ONCE_LITE_IF(condition, func, ...)				\
+	({								\
+		static bool __section(".data.once") __already_done;	\
+		bool __ret_do_once = !!(condition);			\
+									\
+		if (unlikely(__ret_do_once && !__already_done)) {	\
+			__already_done = true;				\
+			func(__VA_ARGS__);				\
+		}							\
+		unlikely(__ret_do_once);				\
+	})
+#define WARN_ONCE(condition, format...) DO_ONCE_LITE_IF(condition, WARN, 1, format)
+
 /* ---- printk with the printk index (include/linux/printk.h) -------------- */
 struct pi_entry {
 	const char *fmt;
@@ -192,6 +207,9 @@ extern int _printk(const char *fmt, ...);
 #define pr_err(fmt, ...)  printk(KERN_ERR fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...) printk(KERN_WARNING fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...) printk(KERN_INFO fmt, ##__VA_ARGS__)
+#define printk_once(fmt, ...) DO_ONCE_LITE(printk, fmt, ##__VA_ARGS__)
+#define DO_ONCE_LITE(func, ...) DO_ONCE_LITE_IF(true, func, ##__VA_ARGS__)
+#define pr_warn_once(fmt, ...) printk_once(KERN_WARNING fmt, ##__VA_ARGS__)
 
 /* ---- might_sleep (include/linux/kernel.h, CONFIG_DEBUG_ATOMIC_SLEEP) ----- */
 extern void __might_sleep(const char *file, int line);
