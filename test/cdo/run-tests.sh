@@ -109,7 +109,8 @@ while [ $# -gt 0 ]; do
 done
 
 CDO=${CDO:-$REPO/create-diff-object/create-diff-object}
-if [ $# -gt 0 ] && { [[ "$1" == */* ]] || { [ -f "$1" ] && [ ! -d "$CASES_DIR/$1" ]; }; }; then
+if [ $# -gt 0 ] && [ ! -d "$1" ] && [ ! -d "$CASES_DIR/$1" ] &&
+	{ [[ "$1" == */* ]] || [ -f "$1" ]; }; then
 	CDO=$1
 	shift
 fi
