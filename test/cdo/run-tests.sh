@@ -128,7 +128,7 @@ fi
 if [ "$COMPILE_ONLY" = 0 ] && [ ! -x "$CDO" ]; then
 	echo "run-tests.sh: differ binary '$CDO' is missing or not executable" >&2
 	echo "run-tests.sh: build it (make) or pass its path; -c only compiles the cases" >&2
-	echo "0 passed, ${#CASES[@]} failed"
+	echo "cdo: 0 passed, ${#CASES[@]} failed"
 	exit 2
 fi
 
