@@ -25,8 +25,24 @@ out=$KPATCH_CACHE/klp-convert/template
 rm -rf "$out"
 mkdir -p "$out/objs"
 cp "$HERE/template/"* "$out/objs/"
-make -C "$KOBJ" M="$out/objs" KPATCH_KMOD="$ROOT/kmod" fake-diff.o >"$out/build.log" 2>&1 ||
-	{ tail -n 20 "$out/build.log" >&2; die "compiling fake-diff.c failed"; }
+make -C "$KOBJ" M="$out/objs" KPATCH_KMOD="$ROOT/kmod" fake-diff.o macros-check.o >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log" >&2; die "compiling fake-diff.c / macros-check.c failed"; }
+
+# kpatch-macros.h and kpatch-syscall.h against the real kernel headers
+m=$out/objs/macros-check.o
+for s in .kpatch.callbacks.pre_patch .kpatch.callbacks.post_patch .kpatch.callbacks.pre_unpatch \
+	.kpatch.callbacks.post_unpatch .kpatch.ignore.functions .kpatch.ignore.sections .kpatch.force; do
+	size=$(readelf -S -W "$m" | awk -v s="$s" '$2 == s { print $6 }')
+	want=8; case $s in .kpatch.callbacks.*) want=10 ;; esac	# hex: 16 or 8 bytes
+	[ "$size" = "0000$want" ] || [ "$size" = "00000$want" ] || [ "$((0x${size:-0}))" = "$((0x$want))" ] ||
+		die "macros-check.o: section $s has size '${size}', want 0x$want"
+done
+for sym in __x64_sys_kp_zero __x64_sys_kp_three __x64_sys_kp_six; do
+	readelf -s -W "$m" | grep -qE " FUNC +GLOBAL +DEFAULT +[0-9]+ $sym$" || die "macros-check.o: no global $sym"
+done
+readelf -S -W "$m" | grep -qE '_error_injection|__syscalls_metadata|ftrace_events' &&
+	die "macros-check.o: KPATCH_SYSCALL_DEFINE left syscall metadata or error-injection entries"
+echo "boot-template: kpatch-macros.h sections and KPATCH_SYSCALL_DEFINE0/3/6 entry points ok"
 # name:make-args
 for v in tcmd: tnr:KPATCH_REPLACE=0; do
 	name=${v%%:*}

@@ -316,6 +316,22 @@ kernel_suite() {
 		bad "$*" "$outp"
 	fi
 }
+# the sample plus a reference to an unexported symbol nobody annotated
+mk_strict() {
+	local d=$T/mk-strict
+	eval "$("$ROOT/integration/kernel-cache.sh" --no-build --print-env)"
+	mkdir -p "$d" && cp "$HERE/sample/Makefile" "$d/"
+	sed -e 's/^static int sample_cmdline_show/extern int kp_not_exported;\n&/' \
+	    -e 's/seq_printf(m, "%s livepatch=1\\n", saved_command_line);/seq_printf(m, "%s %d\\n", saved_command_line, kp_not_exported);/' \
+		"$HERE/sample/livepatch-sample.c" > "$d/livepatch-sample.c"
+	grep -q "kp_not_exported)" "$d/livepatch-sample.c" || { echo "test source edit failed"; return 1; }
+	if make -C "$d" KDIR="$KOBJ" KPATCH_KMOD="$ROOT/kmod" KLP_CONVERT="$KLP_CONVERT" \
+		>"$d/log" 2>&1 </dev/null; then
+		echo "make succeeded"; return 1
+	fi
+	grep -q '^klp-module.mk: livepatch-sample.ko: kp_not_exported: undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table$' "$d/log" ||
+		{ cat "$d/log"; return 1; }
+}
 if [ $kernel = 0 ]; then
 	echo "run-tests: NOTICE: kernel tests skipped (--no-kernel)"
 elif ! "$ROOT/integration/kernel-cache.sh" --no-build --print-env >/dev/null 2>&1; then
@@ -323,6 +339,8 @@ elif ! "$ROOT/integration/kernel-cache.sh" --no-build --print-env >/dev/null 2>&
 else
 	kernel_suite seed-sample "seed sample builds against KOBJ and converts: .klp.rela.vmlinux..text (0x00100000), .klp.sym.vmlinux.saved_command_line,0 (0xff20)" \
 		"$HERE/boot-sample.sh" --no-boot
+	kernel_suite klp-module-mk-strict "klp-module.mk refuses an unexported symbol missing from KLP_MODULE_RELOC" \
+		mk_strict
 	if [ $boot = 1 ]; then
 		kernel_suite seed-sample-boot "seed sample booted: <cmdline> livepatch=1, disable restores, rmmod" \
 			"$HERE/boot-sample.sh"
