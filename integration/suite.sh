@@ -1,0 +1,200 @@
+#!/bin/bash
+# suite.sh: the boot-tested patch suite (make integration).
+#
+#   integration/suite.sh [--only NN[,NN...]] [--results FILE] [--timeout SECS] [--list]
+#
+# For every test NN-name in integration/patches/ (a NN-name.patch and/or NN-name.conf,
+# and a guest script NN-name.sh unless the test is a refusal):
+#   1. build: kpatch-build NN-name.patch against the cached reference kernel
+#      (-s $KSRC -c $KCONFIG -v $KVMLINUX -n name), or the conf's build_test function;
+#      a refusal test (REFUSE=regex in the conf) must make kpatch-build fail with output
+#      matching the regex (the reason named), and is not booted;
+#   2. boot: integration/run-guest.sh with the guest script, livepatch-name.ko, the
+#      conf's extra modules and /lib/kp-suite.sh (guest/suite-lib.sh);
+#   3. judge: the KPTEST markers of the test: every check passed, and KPTEST-END seen.
+# Prints a table (patch, build seconds, load, checks, unload, boot, result) and writes it
+# to $KPATCH_OUT/results.txt (default test/out/integration/); logs go next to it.
+# Exit 0 when every test passed; 1 otherwise, after lines
+#   integration: FAIL <patch> <check>: <detail>
+# naming each failed patch and check. 2 on bad usage.
+#
+# NN-name.conf (bash, optional) may set:
+#   NAME=...           livepatch name (default: name, i.e. NN- stripped)
+#   REFUSE='regex'     refusal test: kpatch-build must fail with output matching regex
+#   MACROS=1           the patch includes kpatch-macros.h / kpatch-syscall.h (kmod/include)
+#   KPB_ARGS=(...)     more kpatch-build options
+#   MODULES=(...)      more modules for the guest (paths relative to $KOBJ, or absolute)
+#   TIMEOUT=SECS       qemu wall-clock bound (default 120)
+#   build_test()       a function replacing step 1's kpatch-build; it gets the output
+#                      directory as $1 and sets MODULES+=(...) with what it built
+set -uo pipefail
+export LC_ALL=C
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+PDIR=$HERE/patches
+OUT=${KPATCH_OUT:-$ROOT/test/out/integration}
+RESULTS=
+ONLY=
+QTMO=
+LIST=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) ONLY=${2:?}; shift ;;
+	--results) RESULTS=${2:?}; shift ;;
+	--timeout) QTMO=${2:?}; shift ;;
+	--list) LIST=1 ;;
+	-h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
+	*) echo "integration: unknown argument $1 (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+RESULTS=${RESULTS:-$OUT/results.txt}
+
+tests=()
+for f in "$PDIR"/[0-9][0-9]-*.patch "$PDIR"/[0-9][0-9]-*.conf; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f"); b=${b%.*}
+	case " ${tests[*]-} " in *" $b "*) continue ;; esac
+	if [ -n "$ONLY" ]; then
+		case ",$ONLY," in *",${b%%-*},"*|*",$b,"*) ;; *) continue ;; esac
+	fi
+	tests+=("$b")
+done
+mapfile -t tests < <(printf '%s\n' "${tests[@]}" | sort)
+[ ${#tests[@]} -gt 0 ] && [ -n "${tests[0]}" ] || { echo "integration: no test selected in $PDIR" >&2; exit 2; }
+if [ $LIST = 1 ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
+
+# dependencies, kernel, tools
+if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
+	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ] || ! command -v flex >/dev/null; then
+	"$ROOT/scripts/install-deps" || { echo "integration: scripts/install-deps failed" >&2; exit 1; }
+fi
+t0=$(date +%s)
+ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "integration: building the reference kernel failed" >&2; exit 1; }
+eval "$ENV"
+echo "integration: reference kernel $KVER ready in $(( $(date +%s) - t0 ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
+make -C "$ROOT" -s all >/dev/null || { echo "integration: make (the tools) failed" >&2; exit 1; }
+KPB=$ROOT/kpatch-build/kpatch-build
+[ -x "$KPB" ] || { echo "integration: $KPB missing" >&2; exit 1; }
+mkdir -p "$OUT"
+
+# kpatch-build may not put kmod/include (kpatch-macros.h, kpatch-syscall.h) on the
+# patched compile's include path; then the compiler command carries it (CC is a
+# command line for kpatch-build, and the same gcc keeps the same cache key).
+macros_cc() {
+	if grep -q 'kmod/include' "$KPB"; then echo "${CC:-gcc}"
+	else echo "${CC:-gcc} -I$ROOT/kmod/include"; fi
+}
+
+# kpb NAME OUTDIR PATCH... : run kpatch-build against the reference kernel
+kpb() {
+	local name=$1 dir=$2; shift 2
+	local cc=${CC:-gcc}
+	[ "${MACROS:-0}" = 0 ] || cc=$(macros_cc)
+	CC=$cc "$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$dir" -n "$name" \
+		${KPB_ARGS[@]+"${KPB_ARGS[@]}"} "$@"
+}
+
+FAILS=()
+ROWS=()
+row() { ROWS+=("$(printf '%-26s %7s  %-5s %-8s %-6s %6s  %s' "$@")"); }
+header=$(printf '%-26s %7s  %-5s %-8s %-6s %6s  %s' patch build_s load checks unload boot_s result)
+
+# first-build note: the cached -ffunction-sections original build of kpatch-build
+TOTAL0=$(date +%s)
+for t in "${tests[@]}"; do
+	# per-test settings
+	unset -f build_test
+	NAME=${t#[0-9][0-9]-} REFUSE= MACROS=0 KPB_ARGS=() MODULES=() TIMEOUT=${QTMO:-120}
+	conf=$PDIR/$t.conf
+	# shellcheck disable=SC1090
+	[ -f "$conf" ] && . "$conf"
+	tdir=$OUT/$t
+	rm -rf "$tdir"; mkdir -p "$tdir"
+	blog=$tdir/build.log
+	echo "integration: [$t] building"
+	b0=$(date +%s.%N)
+	if declare -F build_test >/dev/null; then
+		( set -e; build_test "$tdir" ) > "$blog" 2>&1; brc=$?
+		# the function's MODULES additions are read back from its record
+		[ -f "$tdir/modules.list" ] && mapfile -t MODULES < "$tdir/modules.list"
+	else
+		kpb "$NAME" "$tdir" "$PDIR/$t.patch" > "$blog" 2>&1; brc=$?
+	fi
+	bsec=$(printf '%.1f' "$(echo "$(date +%s.%N) - $b0" | bc)")
+
+	if [ -n "$REFUSE" ]; then
+		reason=$(grep -m1 -E "$REFUSE" "$blog" || true)
+		if [ $brc -ne 0 ] && [ -n "$reason" ]; then
+			echo "integration: [$t] refused as expected: $reason"
+			row "$t" "$bsec" - "refused" - - PASS
+		else
+			d="kpatch-build exited $brc; wanted a refusal matching /$REFUSE/; last line: $(grep -v '^kpatch-build: log:' "$blog" | tail -n1)"
+			FAILS+=("$t refusal: $d")
+			row "$t" "$bsec" - - - - FAIL
+		fi
+		continue
+	fi
+	if [ $brc -ne 0 ]; then
+		d=$(grep -m1 -E 'error|refus|cannot|failed' "$blog" || tail -n1 "$blog")
+		FAILS+=("$t build: $d (log $blog)")
+		echo "integration: [$t] build FAILED: $d"
+		row "$t" "$bsec" - - - - FAIL
+		continue
+	fi
+	mods=()
+	[ -f "$tdir/livepatch-$NAME.ko" ] && mods+=(--module "$tdir/livepatch-$NAME.ko")
+	for m in ${MODULES[@]+"${MODULES[@]}"}; do
+		case $m in /*) ;; *) m=$KOBJ/$m ;; esac
+		mods+=(--module "$m")
+	done
+	echo "integration: [$t] booting"
+	glog=$tdir/guest.log
+	"$HERE/run-guest.sh" --timeout "$TIMEOUT" --script-timeout $((TIMEOUT - 10)) --log "$glog" \
+		--file "$HERE/guest/suite-lib.sh:/lib/kp-suite.sh" \
+		"$KBZIMAGE" "$PDIR/$t.sh" ${mods[@]+"${mods[@]}"} > "$tdir/run.out" 2>&1
+	grc=$?
+	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$glog" 2>/dev/null || true)
+	npass=$(echo "$markers" | grep -c "^KPTEST-PASS $t " || true)
+	nfail=$(echo "$markers" | grep -c "^KPTEST-FAIL $t " || true)
+	boot=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | head -1)
+	st() {	# status of check $1: ok / FAIL / -
+		if echo "$markers" | grep -q "^KPTEST-FAIL $t $1:"; then echo FAIL
+		elif echo "$markers" | grep -q "^KPTEST-PASS $t $1\$"; then echo ok
+		else echo -; fi
+	}
+	if [ $grc -eq 0 ] && [ "$nfail" = 0 ] && [ "$npass" -gt 0 ]; then res=PASS; else res=FAIL; fi
+	row "$t" "$bsec" "$(st load)" "$npass/$((npass + nfail))" "$(st unload)" "${boot:--}" "$res"
+	if [ $res = FAIL ]; then
+		while IFS= read -r l; do
+			case $l in
+			"run-guest: FAIL "*) FAILS+=("$t ${l#run-guest: FAIL }") ;;
+			esac
+		done < "$tdir/run.out"
+		[ "$grc" -ne 0 ] && ! grep -q '^run-guest: FAIL ' "$tdir/run.out" &&
+			FAILS+=("$t guest: run-guest.sh exited $grc: $(head -n1 "$tdir/run.out")")
+		[ "$npass" -gt 0 ] || [ "$grc" -ne 0 ] || FAILS+=("$t guest: no check ran")
+		echo "integration: [$t] FAILED (log $glog)"
+	else
+		echo "integration: [$t] passed: $npass checks"
+	fi
+done
+
+{
+	echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY),"
+	echo "reference kernel build ${KBUILD_SECONDS}s (cached), suite wall time $(( $(date +%s) - TOTAL0 ))s;"
+	echo "build_s = kpatch-build wall time, boot_s = guest seconds from kernel start to /init"
+	echo
+	echo "$header"
+	printf '%s\n' "${ROWS[@]}"
+	echo
+	echo "$(( ${#ROWS[@]} - $(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$') )) passed, $(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$') failed"
+} > "$RESULTS"
+echo
+cat "$RESULTS"
+echo "integration: table written to $RESULTS"
+if [ ${#FAILS[@]} -gt 0 ]; then
+	for f in "${FAILS[@]}"; do echo "integration: FAIL $f"; done >&2
+	exit 1
+fi
+exit 0
