@@ -14,7 +14,7 @@ LDFLAGS_V := -fsanitize=address,undefined
 else
 CFLAGS_V := -O2
 endif
-LDLIBS	:= -lelf
+LDLIBS	:= -lelf -ldwarf
 
 LIB_SRCS  := $(wildcard lib/*.c) $(wildcard arch/*.c) $(wildcard arch/*/*.c)
 CDO_SRCS  := $(wildcard create-diff-object/*.c)

@@ -126,6 +126,9 @@ struct target {
 void reloc_target(const struct cdo *c, const struct section *sec,
 		  const struct reloc *r, struct target *t);
 
+/* inline.c: name a changed inlined callee in the -d report */
+void explain_inlined(struct cdo *c);
+
 /* verify.c */
 void refuse(struct cdo *c, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

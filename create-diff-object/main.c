@@ -119,6 +119,7 @@ int main(int argc, char **argv)
 	read_directives(&c);
 	correlate(&c);
 	compare(&c);
+	explain_inlined(&c);
 	include(&c);
 	special_sections(&c);
 	verify(&c);
