@@ -344,6 +344,8 @@ else
 	if [ $boot = 1 ]; then
 		kernel_suite seed-sample-boot "seed sample booted: <cmdline> livepatch=1, disable restores, rmmod" \
 			"$HERE/boot-sample.sh"
+		kernel_suite modsample-boot "module patch booted: .klp.rela.kobject_example written when the target loads later and when it is already there" \
+			"$HERE/boot-modsample.sh"
 		kernel_suite template-boot "template + klp-convert booted: replace on/off, callbacks, disable, rmmod" \
 			"$HERE/boot-template.sh"
 	else
