@@ -25,8 +25,19 @@ out=$KPATCH_CACHE/klp-convert/template
 rm -rf "$out"
 mkdir -p "$out/objs"
 cp "$HERE/template/"* "$out/objs/"
-make -C "$KOBJ" M="$out/objs" KPATCH_KMOD="$ROOT/kmod" fake-diff.o macros-check.o >"$out/build.log" 2>&1 ||
-	{ tail -n 20 "$out/build.log" >&2; die "compiling fake-diff.c / macros-check.c failed"; }
+make -C "$KOBJ" M="$out/objs" KPATCH_KMOD="$ROOT/kmod" fake-diff.o macros-check.o \
+	syscall-orig.o syscall-kpatch.o >"$out/build.log" 2>&1 ||
+	{ tail -n 20 "$out/build.log" >&2; die "compiling the test objects failed (log $out/build.log)"; }
+
+# KPATCH_SYSCALL_DEFINE* gives the functions and code SYSCALL_DEFINE* gives
+for f in orig kpatch; do
+	readelf -s -W "$out/objs/syscall-$f.o" | awk '$4 == "FUNC" { print $3, $5, $8 }' | sort > "$out/sc-$f.syms"
+	objdump -d --section=.text "$out/objs/syscall-$f.o" | tail -n +7 > "$out/sc-$f.dis"
+done
+grep -q __x64_sys_kp_six "$out/sc-kpatch.syms" || die "syscall-kpatch.o: no __x64_sys_kp_six"
+cmp -s "$out/sc-orig.syms" "$out/sc-kpatch.syms" ||
+	die "KPATCH_SYSCALL_DEFINE functions differ from SYSCALL_DEFINE's: $(diff "$out/sc-orig.syms" "$out/sc-kpatch.syms" | tr '\n' ' ')"
+cmp -s "$out/sc-orig.dis" "$out/sc-kpatch.dis" || die "KPATCH_SYSCALL_DEFINE code differs from SYSCALL_DEFINE's"
 
 # kpatch-macros.h and kpatch-syscall.h against the real kernel headers
 m=$out/objs/macros-check.o
