@@ -35,7 +35,7 @@ rm -rf "$out"
 mkdir -p "$out"
 cp "$HERE/sample/Makefile" "$HERE/sample/livepatch-sample.c" "$out/"
 make -C "$out" KDIR="$KOBJ" KPATCH_KMOD="$ROOT/kmod" \
-	KLP_CONVERT="$ROOT/klp-convert/klp-convert" \
+	KLP_CONVERT="${KLP_CONVERT:-$ROOT/klp-convert/klp-convert}" \
 	KLP_CONVERT_FLAGS="--symtab vmlinux=$out/vmlinux.symtab" \
 	>"$out/build.log" 2>&1 < /dev/null &
 readelf -s --wide "$KVMLINUX" > "$out/vmlinux.symtab"

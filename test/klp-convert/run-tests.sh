@@ -28,7 +28,7 @@ if [ -z "${KLP_CONVERT:-}" ]; then
 	done
 fi
 [ -x "${KLP_CONVERT:-}" ] || { echo "run-tests: klp-convert not built (run make)" >&2; exit 2; }
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export KLP_CONVERT ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/klpc-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
