@@ -168,7 +168,7 @@ for t in "${tests[@]}"; do
 	if [ $res = FAIL ]; then
 		while IFS= read -r l; do
 			case $l in
-			"run-guest: FAIL "*) FAILS+=("$t ${l#run-guest: FAIL }") ;;
+			"run-guest: FAIL "*) FAILS+=("${l#run-guest: FAIL }") ;;
 			esac
 		done < "$tdir/run.out"
 		[ "$grc" -ne 0 ] && ! grep -q '^run-guest: FAIL ' "$tdir/run.out" &&

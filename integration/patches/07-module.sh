@@ -1,0 +1,29 @@
+# 07 a patch to a loadable module, samples/kobject/kobject-example.ko (foo_show of
+# /sys/kernel/kobject_example/foo): A) module loaded before the patch; B) module loaded
+# after the patch (the klp object is patched when the module comes), then unloaded
+# while patched. Not tested: loading the module a second time while the patch stays
+# loaded -- Linux 6.1 refuses it ("x86/modules: Skipping invalid relocation target,
+# existing value is nonzero": klp relocations into the patch are not cleared when the
+# target module goes; fixed upstream in 6.3 by "livepatch,x86: Clear relocation
+# targets on a module removal").
+. /lib/kp-suite.sh
+FOO=/sys/kernel/kobject_example/foo
+check_original() { kp_eq "$1-foo" "$(cat $FOO 2>&1)" 0; }
+check_patched() { kp_eq "$1-foo" "$(cat $FOO 2>&1)" "0 kpatched"; }
+# A
+kp_insmod module-load kobject-example || kp_abort
+kps_cycle module
+kp_rmmod module-unload kobject-example
+# B
+kp_insmod B-load livepatch-module || kp_abort
+kp_lp_wait_transition B-transition livepatch_module 30
+kp_check B-module-absent test ! -e $FOO
+kp_insmod B-module-load kobject-example || kp_abort
+check_patched B-patched-on-load
+kp_rmmod B-module-unload kobject-example
+kp_check B-module-gone test ! -e $FOO
+kp_lp_disable B-disable livepatch_module 30
+kp_rmmod B-unload livepatch-module
+kp_insmod B-module-load-unpatched kobject-example
+check_original B-after-unload
+kp_rmmod B-module-unload-2 kobject-example
