@@ -73,6 +73,11 @@ static uint64_t avail(const struct symbol *s)
 	       s->sec->size - s->offset;
 }
 
+static unsigned char a_byte(const struct symbol *s, long off)
+{
+	return s->sec->data[s->offset + off];
+}
+
 /*
  * Relocation targets equal for the report's purpose. compare.c's exact
  * test is private to it; this one only serves functions whose size
@@ -120,6 +125,64 @@ static long first_reloc_diff(const struct cdo *c, const struct symbol *o,
 	return -1;
 }
 
+static int64_t disp(const unsigned char *c, unsigned int size)
+{
+	return size == 1 ? (int8_t)c[0] :
+	       (int32_t)(c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24);
+}
+
+/*
+ * x86_64: a forward jump over the changed code has a new displacement
+ * without being changed itself. When the difference at @i lies in the
+ * rel8/rel32 field of such a jump in both (the bytes before @i are equal,
+ * so one opcode check serves both), return the end of that field, else 0.
+ * A heuristic without an instruction decoder: the report only.
+ */
+static uint64_t jump_field_end(const struct symbol *o, const struct symbol *p,
+			       uint64_t i, uint64_t len)
+{
+	const unsigned char *a = o->sec->data + o->offset;
+	const unsigned char *b = p->sec->data + p->offset;
+	uint64_t s, end;
+	unsigned int size;
+
+	for (s = i; s + 3 >= i && s >= 1; s--) {
+		if (s == i && ((a[s - 1] & 0xf0) == 0x70 || a[s - 1] == 0xeb))
+			size = 1;
+		else if (a[s - 1] == 0xe9 ||
+			 (s >= 2 && a[s - 2] == 0x0f && (a[s - 1] & 0xf0) == 0x80))
+			size = 4;
+		else
+			continue;
+		end = s + size;
+		if (end > len || disp(a + s, size) <= 0 || disp(b + s, size) <= 0 ||
+		    end + disp(a + s, size) > o->size ||
+		    end + disp(b + s, size) > p->size)
+			continue;
+		return end;
+	}
+	return 0;
+}
+
+static uint64_t first_byte_diff(const struct cdo *c, const struct symbol *o,
+				const struct symbol *p, uint64_t len)
+{
+	const unsigned char *a = o->sec->data + o->offset;
+	const unsigned char *b = p->sec->data + p->offset;
+	bool x86 = c->arch->machine == EM_X86_64;
+	uint64_t i, end;
+
+	for (i = 0; i < len; i++) {
+		if (a[i] == b[i])
+			continue;
+		end = x86 ? jump_field_end(o, p, i, len) : 0;
+		if (!end)
+			break;
+		i = end - 1;
+	}
+	return i;
+}
+
 /* First offset where PATCHED @p differs from its ORIG twin, or -1. */
 static long first_diff(const struct cdo *c, const struct symbol *p)
 {
@@ -130,14 +193,18 @@ static long first_diff(const struct cdo *c, const struct symbol *p)
 	if (!o || !o->sec || !p->sec || !o->sec->data || !p->sec->data)
 		return -1;
 	len = avail(o) < avail(p) ? avail(o) : avail(p);
-	for (i = 0; i < len; i++)
-		if (o->sec->data[o->offset + i] != p->sec->data[p->offset + i])
-			break;
+	i = first_byte_diff(c, o, p, len);
 	if (i < len || o->size != p->size)
 		best = (long)i;
-	/* same size, changed by compare_entity: change_off is exact */
+	/*
+	 * Same size and changed by compare_entity: change_off is its exact
+	 * first differing relocation when the bytes there are equal, else
+	 * its first differing byte and the relocations are all the same.
+	 */
 	if (o->size == p->size && !si(p)->why && si(p)->change_off >= 0)
-		r = si(p)->change_off;
+		r = (uint64_t)si(p)->change_off < len &&
+		    a_byte(o, si(p)->change_off) == a_byte(p, si(p)->change_off) ?
+		    si(p)->change_off : -1;
 	else
 		r = first_reloc_diff(c, o, p);
 	if (r >= 0 && (best < 0 || r < best))
@@ -162,6 +229,8 @@ static void add_want(struct walk *w, struct symbol *func,
 	memset(wt, 0, sizeof(*wt));
 	wt->func = func;
 	wt->addr = sec_base(piece->sec) + piece->offset + (uint64_t)off;
+	debugf("inline: %s: first difference at %s+0x%lx", func->name,
+	       piece->name, off);
 }
 
 /*
