@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Between inline.c (the pass) and inline-dwarf.c (its DWARF reader). */
+#ifndef CDO_INLINE_H
+#define CDO_INLINE_H
+
+#include <libdwarf/dwarf.h>
+#include <libdwarf/libdwarf.h>
+#include "cdo.h"
+
+/* A changed function to explain, by the place of its first change. */
+struct inline_want {
+	struct symbol *func;	/* gets the report */
+	uint64_t addr;		/* inline_addr() of its first change */
+	char *callee;		/* innermost inlined callee covering addr */
+	unsigned int depth;	/* that instance's nesting in its subprogram */
+};
+
+/* inline-elf.c: @sec+@off in the synthetic link the DWARF is read in. */
+uint64_t inline_addr(const struct section *sec, uint64_t off);
+/* Cheap: is there debug info libdwarf can be given at all? */
+bool inline_dwarf_usable(struct elf *elf);
+/* libdwarf over @elf's relocated .debug_* sections; NULL if it refuses. */
+struct dwarf_model;
+struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
+				     Dwarf_Debug *dbg);
+void dwarf_model_close(struct dwarf_model *m, Dwarf_Debug dbg);
+
+/* inline-dwarf.c: fill in the callees from PATCHED's DWARF; false when it is unreadable. */
+bool inline_dwarf_lookup(const struct cdo *c, struct inline_want *wants,
+			 size_t n);
+
+#endif
