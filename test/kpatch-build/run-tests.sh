@@ -64,6 +64,7 @@ one_line_error() {
 # ------------------------------------------------------------------ fake tree setup
 S=$T/src            # the "user's" source tree
 B=$T/booted         # the "booted" kernel build (vmlinux, Module.symvers, .config)
+USER_KPATCH_CACHE=${KPATCH_CACHE:-}
 export KPATCH_CACHE=$T/cache
 cp -a "$HERE/fake-kernel" "$S"
 mkdir -p "$B"
@@ -262,7 +263,8 @@ for t in create-diff-object/create-diff-object klp-convert/klp-convert kmod/patc
 done
 if [ $KERNEL = 0 ]; then
 	skip reference-kernel "--no-kernel"
-elif ! ENV=$("$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
+elif ! ENV=$(KPATCH_CACHE=$USER_KPATCH_CACHE; [ -n "$KPATCH_CACHE" ] || unset KPATCH_CACHE
+	"$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
 	skip reference-kernel "reference kernel not built (integration/kernel-cache.sh)"
 elif [ $HAVE_TOOLS = 0 ]; then
 	skip reference-kernel "$MISSING_TOOL not built yet"
