@@ -14,6 +14,25 @@ integration-env:
 integration-smoke:
 	$(INTEGRATION_DIR)/smoke.sh
 
-# Phase 1: `make integration` runs the smoke test; the boot-tested patch suite
-# (integration/patches/) replaces this once kpatch-build exists.
-integration: integration-smoke
+.PHONY: integration-ci integration-list
+
+# the boot-tested patch suite (integration/patches/): builds each patch with
+# kpatch-build, boots it, prints the results table and writes it to
+# test/out/integration/results.txt; exits non-zero naming each failed patch and check.
+# INTEGRATION_ONLY=01,07 runs a subset.
+integration:
+	$(INTEGRATION_DIR)/suite.sh $(if $(INTEGRATION_ONLY),--only $(INTEGRATION_ONLY))
+
+integration-list:
+	@$(INTEGRATION_DIR)/suite.sh --list
+
+# the newcomer's loop: reference kernel (cached), kpatch-build examples/cmdline.patch,
+# boot, /proc/cmdline before / loaded / unloaded
+demo:
+	$(INTEGRATION_DIR)/demo.sh
+
+# CI smoke subset (reuses the kernel and kpatch-build caches when they exist): the
+# demo patch, booted, plus one refusal (changed initialized global data)
+integration-ci:
+	$(INTEGRATION_DIR)/demo.sh
+	$(INTEGRATION_DIR)/suite.sh --only 14 --results test/out/integration/ci-results.txt

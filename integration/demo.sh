@@ -1,0 +1,59 @@
+#!/bin/bash
+# demo.sh (make demo): the whole loop for a newcomer, on Debian's linux-source-6.1:
+#   1. install what is missing (scripts/install-deps), build the tools;
+#   2. build the reference kernel (cached after the first run, ~3 min);
+#   3. kpatch-build examples/cmdline.patch -> livepatch-cmdline.ko (the first run also
+#      makes kpatch-build's cached -ffunction-sections build of the same kernel, ~4 min);
+#   4. boot the reference kernel in qemu and show /proc/cmdline before loading the
+#      patch, while it is loaded, and after it is disabled and unloaded.
+# Exit 0 when every guest check passed. Output: test/out/demo/ (module, logs).
+set -euo pipefail
+export LC_ALL=C
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+OUT=${KPATCH_DEMO_OUT:-$ROOT/test/out/demo}
+PATCH=${1:-$ROOT/examples/cmdline.patch}
+die() { echo "demo: error: $*" >&2; exit 1; }
+say() { printf '\n== %s\n' "$*"; }
+T0=$(date +%s)
+
+if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
+	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ] || ! command -v flex >/dev/null ||
+	! command -v bc >/dev/null; then
+	say "installing dependencies (scripts/install-deps)"
+	"$ROOT/scripts/install-deps" || die "scripts/install-deps failed"
+fi
+make -C "$ROOT" -s all >/dev/null || die "building the tools (make) failed"
+
+say "1/3 reference kernel (Debian linux-source-6.1, integration/kernel.config)"
+t=$(date +%s)
+eval "$("$HERE/kernel-cache.sh" --print-env)" || die "building the reference kernel failed"
+echo "kernel $KVER ready in $(( $(date +%s) - t ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
+
+say "2/3 kpatch-build ${PATCH#"$ROOT"/}"
+sed 's/^/    /' "$PATCH"
+rm -rf "$OUT"; mkdir -p "$OUT"
+echo "+ kpatch-build -s \$KSRC -c \$KCONFIG -v \$KVMLINUX -n cmdline -o ${OUT#"$ROOT"/} ${PATCH#"$ROOT"/}"
+t=$(date +%s)
+"$ROOT/kpatch-build/kpatch-build" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline -o "$OUT" "$PATCH" 2>&1 |
+	tee "$OUT/kpatch-build.log" | sed 's/^/    /'
+[ "${PIPESTATUS[0]}" -eq 0 ] || die "kpatch-build failed (log $OUT/kpatch-build.log)"
+echo "livepatch-cmdline.ko built in $(( $(date +%s) - t ))s"
+
+say "3/3 boot it in qemu (TCG): /proc/cmdline before, loaded, unloaded"
+set +e
+"$HERE/run-guest.sh" --timeout 120 --log "$OUT/guest.log" "$KBZIMAGE" "$HERE/demo/cmdline.sh" \
+	"$OUT/livepatch-cmdline.ko" > "$OUT/run.out" 2>&1
+rc=$?
+set -e
+show() { sed -n "s/.*KPTEST-INFO cmdline DEMO $1: //p" "$OUT/guest.log" | head -n1; }
+printf '  %-32s %s\n' "before loading the patch:" "$(show before)"
+printf '  %-32s %s\n' "livepatch-cmdline.ko loaded:" "$(show loaded)"
+printf '  %-32s %s\n' "" "($(show sysfs))"
+printf '  %-32s %s\n' "after disabling and unloading:" "$(show unloaded)"
+echo
+sed 's/^/  /' "$OUT/run.out"
+if [ $rc -ne 0 ]; then
+	die "the guest checks failed (console log $OUT/guest.log)"
+fi
+echo "demo: done in $(( $(date +%s) - T0 ))s"
