@@ -36,10 +36,60 @@ uint64_t inline_addr(const struct section *sec, uint64_t off)
 	return ((uint64_t)sec->index << SEC_SHIFT) + off;
 }
 
+/*
+ * What the walk reads. libdwarf sees no other section: less to parse, and
+ * less of its parsing of damaged input (.debug_loclists, .debug_line...)
+ * to trust.
+ */
+static const char *const dwarf_names[] = {
+	".debug_info", ".debug_abbrev", ".debug_str", ".debug_line_str",
+	".debug_str_offsets", ".debug_addr", ".debug_ranges",
+	".debug_rnglists",
+};
+
 static bool is_dwarf_section(const struct section *sec)
 {
-	return sec && sec->sh.sh_type == SHT_PROGBITS &&
-	       !strncmp(sec->name, ".debug_", 7);
+	size_t i;
+
+	if (!sec || sec->sh.sh_type != SHT_PROGBITS ||
+	    strncmp(sec->name, ".debug_", 7))
+		return false;
+	for (i = 0; i < ARRAY_SIZE(dwarf_names); i++)
+		if (!strcmp(sec->name, dwarf_names[i]))
+			return true;
+	return false;
+}
+
+static uint64_t le(const unsigned char *p, unsigned int n)
+{
+	uint64_t v = 0;
+
+	while (n--)
+		v = v << 8 | p[n];
+	return v;
+}
+
+/*
+ * libdwarf 20210528 frees twice on some damaged .debug_rnglists table
+ * headers, which it reads as soon as a CU is opened: check them first,
+ * relocated (a relocation may land in a header): 32-bit DWARF 5, 8-byte
+ * addresses, offsets array inside its table, tables tiling the section.
+ */
+static bool rnglists_sane(const unsigned char *d, uint64_t size)
+{
+	uint64_t off = 0, len;
+
+	while (off < size) {
+		if (size - off < 12)
+			return false;
+		len = le(d + off, 4);
+		if (len < 8 || len > size - off - 4 ||
+		    le(d + off + 4, 2) != 5 || d[off + 6] != 8 || d[off + 7] ||
+		    le(d + off + 8, 4) > (len - 8) / 4)
+			return false;
+		off += 4 + len;
+	}
+	return true;
 }
 
 static struct section *dwarf_section(struct dwarf_model *m, Dwarf_Half idx)
@@ -75,6 +125,23 @@ static void apply_relocs(const struct dwarf_model *m, const struct section *sec,
 	}
 }
 
+static unsigned char *relocated(struct dwarf_model *m,
+				const struct section *sec)
+{
+	unsigned char **buf;
+
+	if (sec->index >= m->elf->nr_sec_index ||
+	    m->elf->sec_by_index[sec->index] != sec)
+		return NULL;	/* not as read: cannot happen */
+	buf = &m->buf[sec->index];
+	if (!*buf) {
+		*buf = xmalloc(sec->size);
+		memcpy(*buf, sec->data, sec->size);
+		apply_relocs(m, sec, *buf);
+	}
+	return *buf;
+}
+
 /* Everything but the DWARF sections is hidden from libdwarf. */
 static int get_section_info(void *obj, Dwarf_Half idx,
 			    Dwarf_Obj_Access_Section *ret, int *error)
@@ -103,13 +170,8 @@ static int load_section(void *obj, Dwarf_Half idx, Dwarf_Small **data,
 
 	if (!sec || !sec->data || !sec->size)
 		return DW_DLV_NO_ENTRY;
-	if (!m->buf[idx]) {
-		m->buf[idx] = xmalloc(sec->size);
-		memcpy(m->buf[idx], sec->data, sec->size);
-		apply_relocs(m, sec, m->buf[idx]);
-	}
-	*data = m->buf[idx];
-	return DW_DLV_OK;
+	*data = relocated(m, sec);
+	return *data ? DW_DLV_OK : DW_DLV_NO_ENTRY;
 }
 
 static Dwarf_Endianness byte_order(void *obj)
@@ -152,11 +214,14 @@ bool inline_dwarf_usable(struct elf *elf)
 	if (elf->nr_sec_index > 0xffff)	/* libdwarf indexes by Dwarf_Half */
 		return false;
 	for_each_sec(elf, sec) {
-		if (is_dwarf_section(sec) && (sec->sh.sh_flags & SHF_COMPRESSED)) {
+		if (!is_dwarf_section(sec))
+			continue;
+		if (sec->sh.sh_flags & SHF_COMPRESSED) {
 			debugf("inline: %s: compressed debug info, not read",
 			       sec->name);
 			return false;
 		}
+
 	}
 	return true;
 }
@@ -166,16 +231,26 @@ struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
 {
 	struct dwarf_model *m = xcalloc(1, sizeof(*m));
 	Dwarf_Error err = NULL;
+	struct section *rng;
+	unsigned char *buf;
 
 	m->iface.object = m;
 	m->iface.methods = &methods;
 	m->c = c;
 	m->elf = elf;
 	m->buf = xcalloc(elf->nr_sec_index + 1, sizeof(*m->buf));
+	rng = find_section_by_name(elf, ".debug_rnglists");
+	buf = is_dwarf_section(rng) && rng->data && rng->size ?
+	      relocated(m, rng) : NULL;
+	if (buf && !rnglists_sane(buf, rng->size)) {
+		debugf("inline: %s: damaged, debug info not read", rng->name);
+		goto fail;
+	}
 	if (dwarf_object_init_b(&m->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg,
 				&err) == DW_DLV_OK)
 		return m;
 	/* an error without a Dwarf_Debug cannot be freed: a small leak */
+fail:
 	*dbg = NULL;
 	dwarf_model_close(m, NULL);
 	return NULL;
