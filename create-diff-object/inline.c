@@ -32,6 +32,20 @@ static unsigned char a_byte(const struct symbol *s, long off)
 	return s->sec->data[s->offset + off];
 }
 
+/* String literals move around their sections: compare the text. */
+static bool same_text(const struct section *a, int64_t aoff,
+		      const struct section *b, int64_t boff)
+{
+	size_t la, lb;
+
+	if (!a->data || !b->data || aoff < 0 || boff < 0 ||
+	    (uint64_t)aoff >= a->size || (uint64_t)boff >= b->size)
+		return false;
+	la = strnlen((const char *)a->data + aoff, a->size - aoff);
+	lb = strnlen((const char *)b->data + boff, b->size - boff);
+	return la == lb && !memcmp(a->data + aoff, b->data + boff, la);
+}
+
 /*
  * Relocation targets equal for the report's purpose. compare.c's exact
  * test is private to it; this one only serves functions whose size
@@ -47,7 +61,11 @@ static bool similar_target(const struct target *a, const struct target *b)
 		return !strcmp(si(a->sym)->norm ? si(a->sym)->norm : a->sym->name,
 			       si(b->sym)->norm ? si(b->sym)->norm : b->sym->name);
 	}
-	if (!a->sec || !b->sec || a->off != b->off || a->addend != b->addend)
+	if (!a->sec || !b->sec)
+		return false;
+	if (is_string_section(a->sec) && is_string_section(b->sec))
+		return same_text(a->sec, a->off, b->sec, b->off);
+	if (a->off != b->off || a->addend != b->addend)
 		return false;
 	return b->sec->twin == a->sec || !strcmp(a->sec->name, b->sec->name);
 }
@@ -209,7 +227,8 @@ static size_t collect_wants(const struct cdo *c, struct inline_want **wants)
 				break;
 			}
 		}
-	}	return n;
+	}
+	return n;
 }
 
 void explain_inlined(struct cdo *c)
