@@ -199,6 +199,7 @@ if want broken-patch-cleanup; then
 		ok broken-patch-cleanup || ko broken-patch-cleanup "tree/cache changed, scratch left or bad message"
 fi
 if want interrupt-cleanup; then
+	kpb "${STD[@]}" -n warm-intr "$T/p/cmdline.patch"   # the cache must exist
 	C_SUM=$(cache_sum)
 	# slow compiler: interrupt while the patched object is being compiled
 	printf '#!/bin/sh\ncase "$*" in *--version*) exec gcc "$@";; esac\nsleep 30\nexec gcc "$@"\n' > "$T/slowcc"; chmod +x "$T/slowcc"
