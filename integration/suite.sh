@@ -13,7 +13,8 @@
 #      conf's extra modules and /lib/kp-suite.sh (guest/suite-lib.sh);
 #   3. judge: the KPTEST markers of the test: every check passed, and KPTEST-END seen.
 # Prints a table (patch, build seconds, load, checks, unload, boot, result) and writes it
-# to $KPATCH_OUT/results.txt (default test/out/integration/); logs go next to it.
+# to $KPATCH_OUT/results.txt (default test/out/integration/; results-subset.txt for an
+# --only run); each test's build.log and guest.log go to $KPATCH_OUT/NN-name/.
 # Exit 0 when every test passed; 1 otherwise, after lines
 #   integration: FAIL <patch> <check>: <detail>
 # naming each failed patch and check. 2 on bad usage.
@@ -48,7 +49,8 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-RESULTS=${RESULTS:-$OUT/results.txt}
+# a subset run does not overwrite the whole suite's table
+if [ -n "$ONLY" ]; then RESULTS=${RESULTS:-$OUT/results-subset.txt}; else RESULTS=${RESULTS:-$OUT/results.txt}; fi
 
 tests=()
 for f in "$PDIR"/[0-9][0-9]-*.patch "$PDIR"/[0-9][0-9]-*.conf; do
