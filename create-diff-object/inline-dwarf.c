@@ -133,7 +133,7 @@ static bool ranges_attr(struct walk *w, Dwarf_Die die)
 	else if (res == DW_DLV_OK)
 		res = dwarf_global_formref(attr, &off, &err);
 	if (res != DW_DLV_OK)
-		ok = dw_ok(w, res, err) && res == DW_DLV_NO_ENTRY;
+		ok = dw_ok(w, res, err);
 	else if (w->version >= 5)
 		ok = rnglists(w, attr, form, form == DW_FORM_rnglistx ? val : off);
 	else

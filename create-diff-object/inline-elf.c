@@ -226,6 +226,15 @@ bool inline_dwarf_usable(struct elf *elf)
 	return true;
 }
 
+/*
+ * Every call passes an error pointer, so libdwarf returns its errors; a
+ * handler only matters where it has none to fill, and then libdwarf
+ * would abort() without one. Such an error is not ours to report.
+ */
+static void no_abort(Dwarf_Error err, Dwarf_Ptr arg)
+{
+}
+
 struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
 				     Dwarf_Debug *dbg)
 {
@@ -246,8 +255,8 @@ struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
 		debugf("inline: %s: damaged, debug info not read", rng->name);
 		goto fail;
 	}
-	if (dwarf_object_init_b(&m->iface, NULL, NULL, DW_GROUPNUMBER_ANY, dbg,
-				&err) == DW_DLV_OK)
+	if (dwarf_object_init_b(&m->iface, no_abort, NULL, DW_GROUPNUMBER_ANY,
+				dbg, &err) == DW_DLV_OK)
 		return m;
 	/* an error without a Dwarf_Debug cannot be freed: a small leak */
 fail:
