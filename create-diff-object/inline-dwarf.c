@@ -287,10 +287,13 @@ static void walk_children(struct walk *w, Dwarf_Die parent,
 	if (depth > MAX_DEPTH)
 		return;
 	res = dwarf_child(parent, &die, &err);
-	while (res == DW_DLV_OK && !w->failed) {
+	while (res == DW_DLV_OK) {
 		visit(w, die, depth);
-		res = w->failed ? DW_DLV_NO_ENTRY :
-		      dwarf_siblingof_b(w->dbg, die, true, &next, &err);
+		if (w->failed) {
+			dwarf_dealloc_die(die);
+			return;
+		}
+		res = dwarf_siblingof_b(w->dbg, die, true, &next, &err);
 		dwarf_dealloc_die(die);
 		die = next;
 	}
