@@ -276,6 +276,15 @@ else
 	KSTD=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko")
 	mkdir -p "$T/ko"
 	K_SUM=$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)
+	can_boot() { command -v qemu-system-x86_64 >/dev/null && [ -x "$REPO/integration/run-guest.sh" ]; }
+	# boot NAME GUEST-SCRIPT MODULE...: load the modules in the reference kernel under qemu
+	boot() {
+		local name=$1; shift
+		want "$name" || return 0
+		if ! can_boot; then skip "$name" "qemu not available"; return; fi
+		"$REPO/integration/run-guest.sh" --log "$T/$name.console" cached "$@" > "$OUT" 2>&1 &&
+			ok "$name" || ko "$name" "guest check failed (console $T/$name.console)"
+	}
 	if want kernel-cmdline; then
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-string.patch"
 		ko_file=$T/ko/livepatch-cmdline-string.ko
@@ -286,11 +295,37 @@ else
 			ko kernel-cmdline "no module or wrong diff"
 		fi
 		grep -q 'building original kernel (cached' "$OUT" && ok kernel-cache-reused || ko kernel-cache-reused "original not cached"
+		[ -f "$ko_file" ] && boot kernel-cmdline-boot "$HERE/guest/cmdline-string.sh" "$ko_file"
 	fi
 	if want kernel-lines-only; then
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-lines-only.patch"
 		[ $RC -ne 0 ] && grep -q 'diffing fs/proc/cmdline.o: no function changed' "$OUT" &&
-			grep -q 'no function changed' "$OUT" && ok kernel-lines-only || ko kernel-lines-only "a lines-only patch pulled in functions"
+			grep -q 'error: .*no function changed' "$OUT" && ok kernel-lines-only || ko kernel-lines-only "a lines-only patch pulled in functions"
+	fi
+	if want kernel-lines-only-LINE; then
+		# kernel/params.c: param_sysfs_init() (__init) prints __LINE__; shifting it is no change
+		kpb "${KSTD[@]}" "$HERE/patches/params-lines-only.patch"
+		[ $RC -ne 0 ] && grep -q 'diffing kernel/params.o: no function changed' "$OUT" &&
+			! grep -q 'cannot be live-patched' "$OUT" && ok kernel-lines-only-LINE || ko kernel-lines-only-LINE "__LINE__ shift treated as a change"
+	fi
+	if want kernel-module; then
+		kpb "${KSTD[@]}" "$HERE/patches/module-kobject-example.patch"
+		ko_file=$T/ko/livepatch-module-kobject-example.ko
+		[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing samples/kobject/kobject-example.o: 1 function(s) changed' "$OUT" &&
+			ok kernel-module || ko kernel-module "in-tree module patch failed"
+		[ -f "$ko_file" ] && boot kernel-module-boot "$HERE/guest/module-kobject-example.sh" "$KOBJ/samples/kobject/kobject-example.ko" "$ko_file"
+	fi
+	if want kernel-oot; then
+		if oot_ko=$(KOBJ=$KOBJ "$REPO/integration/build-extmod.sh" "$REPO/integration/smoke/extmod" "$T/oot-booted" 2>"$OUT"); then
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			ko_file=$T/ko/livepatch-oot-kptest-smoke.ko
+			[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
+				[ -z "$(git -C "$REPO" status --porcelain --ignored integration/smoke/extmod)" ] &&
+				ok kernel-oot || ko kernel-oot "out-of-tree module patch failed (or its source dir was written)"
+			[ -f "$ko_file" ] && boot kernel-oot-boot "$HERE/guest/oot-kptest-smoke.sh" "$oot_ko" "$ko_file"
+		else
+			ko kernel-oot "building the booted out-of-tree module failed"
+		fi
 	fi
 	if want kernel-broken-cleanup; then
 		OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
