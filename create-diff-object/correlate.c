@@ -14,14 +14,27 @@
 #include "cdo.h"
 #include "lib/util.h"
 
+/*
+ * Numbered names indexed two ways: by normalized name (with a count of
+ * each) and by normalized name + owner, so that pairing 20,000 "calls.N"
+ * statics is a hash lookup each, not a scan.
+ */
 struct norm_node {
-	struct hnode node;
+	struct hnode by_norm, by_owner;
 	struct symbol *sym;
 };
 
+struct norm_count {
+	struct hnode node;
+	const char *norm;
+	unsigned int n;
+};
+
 struct norm_index {
-	struct htable table;
+	struct htable by_norm, by_owner, counts;
 	struct norm_node *nodes;
+	struct norm_count *cnt;
+	size_t n;
 };
 
 static void find_users(const struct cdo *c, struct elf *elf)
@@ -47,28 +60,75 @@ static void find_users(const struct cdo *c, struct elf *elf)
 	}
 }
 
-static void normalize_all(struct elf *elf, struct norm_index *idx)
+static void normalize_all(struct elf *elf)
 {
 	struct symbol *sym;
-	unsigned int n = 0;
 
-	htable_init(&idx->table);
-	idx->nodes = xcalloc(elf->nr_symbols + 1, sizeof(*idx->nodes));
-	for_each_sym(elf, sym) {
+	for_each_sym(elf, sym)
 		si(sym)->norm = normalized_name(sym->name);
-		if (!is_entity(sym))
+}
+
+/* The function a numbered symbol belongs to: its parent, or first user. */
+static struct symbol *owner_of(const struct symbol *sym)
+{
+	return sym->parent ? sym->parent : si(sym)->user;
+}
+
+static uint32_t owner_key(const char *norm, const struct symbol *owner)
+{
+	return hash_str(norm) ^ hash_u64((uintptr_t)owner);
+}
+
+static struct norm_count *find_count(struct norm_index *idx, const char *norm)
+{
+	struct norm_count *nc;
+
+	htable_for_each(&idx->counts, nc, node, hash_str(norm))
+		if (!strcmp(nc->norm, norm))
+			return nc;
+	return NULL;
+}
+
+static void build_index(struct elf *elf, struct norm_index *idx)
+{
+	struct symbol *sym;
+	size_t nc = 0;
+
+	memset(idx, 0, sizeof(*idx));
+	htable_init(&idx->by_norm);
+	htable_init(&idx->by_owner);
+	htable_init(&idx->counts);
+	idx->nodes = xcalloc(elf->nr_symbols + 1, sizeof(*idx->nodes));
+	idx->cnt = xcalloc(elf->nr_symbols + 1, sizeof(*idx->cnt));
+	for_each_sym(elf, sym) {
+		const char *norm = si(sym)->norm;
+		struct norm_node *n = &idx->nodes[idx->n];
+		struct norm_count *c;
+
+		if (!is_entity(sym) || !strcmp(norm, sym->name))
 			continue;
-		idx->nodes[n].sym = sym;
-		htable_add(&idx->table, &idx->nodes[n].node,
-			   hash_str(si(sym)->norm));
-		n++;
+		n->sym = sym;
+		htable_add(&idx->by_norm, &n->by_norm, hash_str(norm));
+		htable_add(&idx->by_owner, &n->by_owner,
+			   owner_key(norm, owner_of(sym)));
+		idx->n++;
+		c = find_count(idx, norm);
+		if (!c) {
+			c = &idx->cnt[nc++];
+			c->norm = norm;
+			htable_add(&idx->counts, &c->node, hash_str(norm));
+		}
+		c->n++;
 	}
 }
 
 static void free_index(struct norm_index *idx)
 {
-	htable_free(&idx->table);
+	htable_free(&idx->by_norm);
+	htable_free(&idx->by_owner);
+	htable_free(&idx->counts);
 	free(idx->nodes);
+	free(idx->cnt);
 }
 
 static void pair(struct symbol *p, struct symbol *o)
@@ -100,46 +160,48 @@ static void pair_by_name(struct cdo *c)
 	}
 }
 
-static unsigned int count_norm(struct norm_index *idx, const char *norm,
-			       const struct symbol *like)
+static unsigned int count_norm(struct norm_index *idx, const char *norm)
 {
-	struct norm_node *n;
-	unsigned int count = 0;
+	struct norm_count *c = find_count(idx, norm);
 
-	htable_for_each(&idx->table, n, node, hash_str(norm))
-		if (!strcmp(si(n->sym)->norm, norm) && same_kind(n->sym, like))
-			count++;
-	return count;
+	return c ? c->n : 0;
 }
 
-/* Does ORIG candidate @o belong where PATCHED @p belongs? */
-static bool same_owner(const struct symbol *p, const struct symbol *o)
+/* The only unpaired ORIG symbol named like @p, when the name is unique. */
+static struct symbol *unique_by_norm(struct norm_index *oidx,
+				     struct norm_index *pidx, struct symbol *p)
 {
-	if (p->parent || o->parent)
-		return p->parent && o->parent && p->parent->twin == o->parent;
-	if (si(p)->user && si(o)->user)
-		return si(p)->user->twin == si(o)->user;
-	return false;
+	const char *norm = si(p)->norm;
+	struct norm_node *n;
+
+	if (count_norm(oidx, norm) != 1 || count_norm(pidx, norm) != 1)
+		return NULL;
+	htable_for_each(&oidx->by_norm, n, by_norm, hash_str(norm))
+		if (!n->sym->twin && !strcmp(si(n->sym)->norm, norm) &&
+		    same_kind(p, n->sym))
+			return n->sym;
+	return NULL;
 }
 
 static bool pair_numbered_one(struct norm_index *oidx, struct norm_index *pidx,
 			      struct symbol *p)
 {
 	const char *norm = si(p)->norm;
-	struct symbol *only = NULL, *owner = NULL, *named = NULL, *placed = NULL;
-	unsigned int cands = 0, owners = 0, nplaced = 0;
+	struct symbol *owner = owner_of(p) ? owner_of(p)->twin : NULL;
+	struct symbol *pick = NULL, *named = NULL, *placed = NULL;
+	unsigned int owners = 0, nplaced = 0;
 	struct norm_node *n;
 
-	htable_for_each(&oidx->table, n, node, hash_str(norm)) {
-		struct symbol *o = n->sym;
+	if (owner) {
+		htable_for_each(&oidx->by_owner, n, by_owner,
+				owner_key(norm, owner)) {
+			struct symbol *o = n->sym;
 
-		if (o->twin || strcmp(si(o)->norm, norm) || !same_kind(p, o))
-			continue;
-		cands++;
-		only = o;
-		if (same_owner(p, o)) {
+			if (o->twin || owner_of(o) != owner ||
+			    strcmp(si(o)->norm, norm) || !same_kind(p, o))
+				continue;
 			owners++;
-			owner = o;
+			pick = o;
 			if (!strcmp(o->name, p->name))
 				named = o;
 			if (si(o)->user_off == si(p)->user_off) {
@@ -152,19 +214,14 @@ static bool pair_numbered_one(struct norm_index *oidx, struct norm_index *pidx,
 	 * One function may own several statics of one name (trace events'
 	 * "symbols.N"): the same number, else the same place of first use.
 	 */
-	if (owners > 1 && named)
-		owner = named, owners = 1;
-	else if (owners > 1 && nplaced == 1)
-		owner = placed, owners = 1;
-	if (owners == 1) {
-		pair(p, owner);
-		return true;
-	}
-	if (cands == 1 && count_norm(pidx, norm, p) == 1) {
-		pair(p, only);
-		return true;
-	}
-	return false;
+	if (owners > 1)
+		pick = named ? named : nplaced == 1 ? placed : NULL;
+	if (!pick)
+		pick = unique_by_norm(oidx, pidx, p);
+	if (!pick)
+		return false;
+	pair(p, pick);
+	return true;
 }
 
 static void pair_numbered(struct cdo *c)
@@ -173,11 +230,13 @@ static void pair_numbered(struct cdo *c)
 	bool progress = true;
 	int round;
 
-	normalize_all(c->orig, &oidx);
-	normalize_all(c->patched, &pidx);
+	normalize_all(c->orig);
+	normalize_all(c->patched);
 	pair_by_name(c);
 	find_users(c, c->orig);
 	find_users(c, c->patched);
+	build_index(c->orig, &oidx);
+	build_index(c->patched, &pidx);
 	/* functions first: their pairing decides their statics' */
 	for (round = 0; progress && round < 4; round++) {
 		struct symbol *p;

@@ -278,7 +278,8 @@ static struct reloc *add_reloc_to(struct section *rela, uint64_t offset,
 	r->type = type;
 	r->addend = addend;
 	list_add_tail(&r->list, &rela->relocs);
-	htable_add(&rela->base->reloc_hash, &r->off_hash, hash_u64(offset));
+	htable_add(&rela->elf->reloc_off_hash, &r->off_hash,
+		   sym_off_key(rela->base, offset));
 	return r;
 }
 
@@ -322,6 +323,7 @@ static struct elf *alloc_elf(const char *path)
 	htable_init(&elf->sec_name_hash);
 	htable_init(&elf->sym_name_hash);
 	htable_init(&elf->sym_off_hash);
+	htable_init(&elf->reloc_off_hash);
 	return elf;
 }
 
@@ -422,8 +424,9 @@ struct reloc *find_reloc_at(const struct section *sec, uint64_t offset)
 {
 	struct reloc *r;
 
-	htable_for_each(&sec->reloc_hash, r, off_hash, hash_u64(offset))
-		if (r->offset == offset)
+	htable_for_each(&sec->elf->reloc_off_hash, r, off_hash,
+			sym_off_key(sec, offset))
+		if (r->offset == offset && r->rela->base == sec)
 			return r;
 	return NULL;
 }
@@ -552,17 +555,18 @@ struct reloc *elf_add_reloc(struct elf *elf, struct section *base,
 void elf_remove_reloc(struct reloc *r)
 {
 	list_del(&r->list);
-	htable_del(&r->rela->base->reloc_hash, &r->off_hash);
+	htable_del(&r->rela->elf->reloc_off_hash, &r->off_hash);
 	free(r);
 }
 
 void elf_move_reloc(struct reloc *r, struct section *rela)
 {
 	list_del(&r->list);
-	htable_del(&r->rela->base->reloc_hash, &r->off_hash);
+	htable_del(&r->rela->elf->reloc_off_hash, &r->off_hash);
 	r->rela = rela;
 	list_add_tail(&r->list, &rela->relocs);
-	htable_add(&rela->base->reloc_hash, &r->off_hash, hash_u64(r->offset));
+	htable_add(&rela->elf->reloc_off_hash, &r->off_hash,
+		   sym_off_key(rela->base, r->offset));
 }
 
 void elf_rename_symbol(struct symbol *sym, const char *name)
@@ -622,7 +626,6 @@ static void free_section(struct section *sec)
 	if (sec->index < elf->nr_sec_index &&
 	    elf->sec_by_index[sec->index] == sec)
 		elf->sec_by_index[sec->index] = NULL;
-	htable_free(&sec->reloc_hash);
 	free(sec->data);
 	free(sec->name);
 	free(sec);
@@ -687,6 +690,7 @@ void elf_close(struct elf *elf)
 	htable_free(&elf->sec_name_hash);
 	htable_free(&elf->sym_name_hash);
 	htable_free(&elf->sym_off_hash);
+	htable_free(&elf->reloc_off_hash);
 	free(elf->sec_by_index);
 	free(elf->sym_by_index);
 	free(elf->path);

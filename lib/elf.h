@@ -53,7 +53,6 @@ struct section {
 	struct section *base;		/* rela: the section it relocates */
 	struct section *rela;		/* non-rela: its relocation section */
 	struct list_head relocs;	/* rela: struct reloc, file order */
-	struct htable reloc_hash;	/* non-rela: relocs by offset */
 	struct symbol *secsym;		/* the STT_SECTION symbol, if any */
 	struct list_head symbols;	/* symbols defined in this section */
 
@@ -90,7 +89,7 @@ struct symbol {
 
 struct reloc {
 	struct list_head list;		/* rela->relocs */
-	struct hnode off_hash;		/* base->reloc_hash */
+	struct hnode off_hash;		/* elf->reloc_off_hash */
 	struct section *rela;
 	struct symbol *sym;
 	uint64_t offset;
@@ -107,6 +106,7 @@ struct elf {
 	struct htable sec_name_hash;
 	struct htable sym_name_hash;
 	struct htable sym_off_hash;
+	struct htable reloc_off_hash;	/* relocations by target section+offset */
 	struct section **sec_by_index;	/* as read; NULL holes for groups */
 	unsigned int nr_sec_index;
 	struct symbol **sym_by_index;	/* as read */
