@@ -85,16 +85,16 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 		return;
 	}
 	/* section symbol or label: find what lives at that offset */
-	off += s->offset;
+	off = (int64_t)((uint64_t)off + s->offset);
 	e = off >= 0 ? entity_at(s->sec, off) : NULL;
 	if (e) {
 		t->sym = e;
-		t->off = off - e->offset;
-		t->addend = r->addend + s->offset - e->offset;
+		t->off = (int64_t)((uint64_t)off - e->offset);
+		t->addend = (int64_t)((uint64_t)r->addend + s->offset - e->offset);
 	} else {
 		t->sec = s->sec;
 		t->off = off;
-		t->addend = r->addend + s->offset;
+		t->addend = (int64_t)((uint64_t)r->addend + s->offset);
 	}
 }
 
@@ -242,10 +242,10 @@ static bool same_target(const struct cdo *c, const struct target *a,
 	if (!a->sec || !b->sec)
 		return false;
 	if (is_string_section(a->sec) && is_string_section(b->sec))
-		return a->addend - a->off == b->addend - b->off &&
+		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       same_string(a->sec, a->off, b->sec, b->off);
 	if (sci(a->sec)->callsite && sci(b->sec)->callsite)
-		return a->addend - a->off == b->addend - b->off &&
+		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       similar_section_names(a->sec->name, b->sec->name) &&
 		       same_callsite(c, a, b, depth);
 	if (a->addend != b->addend || a->off != b->off ||

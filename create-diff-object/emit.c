@@ -246,7 +246,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 			    c->objname, p->in->name, (unsigned long)r->offset,
 			    t.sec->name);
 		to = elf_section_symbol(em->out, tp->out);
-		addend = t.addend - tp->off + tp->out_off;
+		addend = (int64_t)((uint64_t)t.addend - tp->off + tp->out_off);
 	}
 	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
 		      r->type, addend);

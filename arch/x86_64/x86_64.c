@@ -109,9 +109,11 @@ static int64_t x86_reloc_target(const struct section *sec,
 	if (!x86_reloc_is_pcrel(r->type) || !is_text_section(sec) || !sec->data)
 		return r->addend;
 	/* addend = target - (end of insn - field start) */
+	/* wrapping arithmetic: a corrupt addend must not overflow */
 	if (size == 4 && r->offset + 4 <= sec->size)
-		return r->addend + 4 + rip_imm_after(sec->data, r->offset);
-	return r->addend + size;
+		return (int64_t)((uint64_t)r->addend + 4 +
+				 rip_imm_after(sec->data, r->offset));
+	return (int64_t)((uint64_t)r->addend + size);
 }
 
 static long x86_ftrace_call_offset(const struct symbol *func)
