@@ -8,6 +8,9 @@ iters=${1:-10000}
 CDO=${CDO:-$top/build/asan/bin/create-diff-object}
 work=$top/test/out/fuzz
 rm -rf "$work"; mkdir -p "$work"
+# a private copy: a rebuild elsewhere must not change the binary mid-run
+cp "$CDO" "$work/create-diff-object"
+CDO=$work/create-diff-object
 gcc -O2 -Wall -Wextra -Werror -o "$work/mutate-run" "$here/mutate-run.c"
 # seed: a real object with special sections, built from a differ test case
 src=$top/test/cdo/cases/jump-table/orig.c
