@@ -324,6 +324,19 @@ static bool is_line_call(void *ctx, size_t off)
 	return false;
 }
 
+/* First differing byte of two functions/objects (over the shorter). */
+static long first_diff(const struct symbol *o, const struct symbol *p)
+{
+	uint64_t i, n = o->size < p->size ? o->size : p->size;
+
+	if (!o->sec->data || !p->sec->data)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (o->sec->data[o->offset + i] != p->sec->data[p->offset + i])
+			break;
+	return i;
+}
+
 static void compare_entity(struct cdo *c, struct symbol *p)
 {
 	struct symbol *o = p->twin;
@@ -332,8 +345,10 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	bool bytes;
 
 	if (p->size != o->size) {
-		s->change_off = 0;
+		s->change_off = first_diff(o, p);
 		p->status = CHANGED;
+		debugf("compare: %s: size %lu -> %lu", p->name,
+		       (unsigned long)o->size, (unsigned long)p->size);
 		return;
 	}
 	bytes = same_bytes(o->sec, o->offset, p->sec, p->offset, p->size);
@@ -356,16 +371,7 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 			return;
 		}
 	}
-	if (p->sec->data && o->sec->data) {
-		uint64_t i;
-
-		for (i = 0; i < p->size; i++)
-			if (o->sec->data[o->offset + i] != p->sec->data[p->offset + i])
-				break;
-		s->change_off = i;
-	} else {
-		s->change_off = 0;
-	}
+	s->change_off = first_diff(o, p);
 	p->status = CHANGED;
 	debugf("compare: %s: bytes differ at offset 0x%lx", p->name,
 	       (unsigned long)s->change_off);

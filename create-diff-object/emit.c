@@ -224,6 +224,24 @@ static struct piece *find_piece(struct emitter *em, struct section *sec,
 	return NULL;
 }
 
+/*
+ * The module loader reads jump labels, static calls, alternatives... while
+ * loading the patch, but livepatch resolves klp relocations to a module
+ * only later (vmlinux ones are applied at load in 6.1): such a reference
+ * in a special section would be read unresolved.
+ */
+static void check_load_time_klp(struct emitter *em, struct section *in,
+				struct symbol *sym, struct symbol *to)
+{
+	struct cdo *c = em->c;
+
+	if (!sci(in)->special || strncmp(to->name, ".klp.sym.", 9) ||
+	    !strcmp(c->parent, "vmlinux"))
+		return;
+	refuse(c, sym->name, "%s entry refers to it in module %s, which livepatch resolves only after the loader has read %s (use static_key_enabled() or a plain call)",
+	       in->name, c->parent, in->name);
+}
+
 static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 {
 	struct cdo *c = em->c;
@@ -238,6 +256,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	} else if (t.sym) {
 		to = external(em, t.sym);
 		addend = t.addend;
+		check_load_time_klp(em, p->in, t.sym, to);
 	} else {
 		struct piece *tp = find_piece(em, t.sec, t.off);
 
@@ -315,7 +334,9 @@ static void emit_func_records(struct emitter *em)
 		off = elf_section_append(funcs, rec, sizeof(rec), 8);
 		elf_add_reloc(em->out, funcs, off, si(sym)->out,
 			      c->arch->r_abs64, 0);
-		string_reloc(em, funcs, off + 8, sym->name);
+		/* the running kernel's name: foo.constprop.0, not .1 */
+		string_reloc(em, funcs, off + 8,
+			     sym->twin ? sym->twin->name : sym->name);
 		string_reloc(em, funcs, off + 16, obj);
 		c->nr_changed++;
 		debugf("patched: %s (%s) sympos %lu", sym->name,

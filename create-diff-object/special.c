@@ -80,9 +80,15 @@ static uint64_t checked_size(struct cdo *c, struct section *sec,
 {
 	uint64_t s;
 
-	if (size_fits(sec, d->owner_off, size, false))
+	if (size_fits(sec, d->owner_off, size, true))
 		return size;
 	s = infer_entry_size(sec, d->owner_off);
+	/*
+	 * Entries that differ among themselves under the given size but
+	 * align under a divisor of it: the environment is for another kernel.
+	 */
+	if (size_fits(sec, d->owner_off, size, false) && (!s || size % s))
+		return size;
 	if (!s)
 		die(EXIT_BADINPUT, "%s: section %s: size %lu does not fit entries of %lu bytes (check %s)",
 		    c->objname, sec->name, (unsigned long)sec->size,

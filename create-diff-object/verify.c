@@ -84,9 +84,13 @@ static void verify_data(struct cdo *c, struct symbol *sym)
 	if (sym->status != CHANGED || si(sym)->special_static ||
 	    sci(sym->sec)->ignored || is_patch_source_section(sym->sec))
 		return;
+	/*
+	 * Read-only and local: the patch carries a new copy for its readers.
+	 * Read-only and global: other objects keep reading the old value.
+	 */
 	if (!(sym->sec->sh.sh_flags & SHF_WRITE) &&
-	    !is_init_section(sym->sec))
-		return;	/* read-only: the patch carries a new copy */
+	    !is_init_section(sym->sec) && is_local_sym(sym))
+		return;
 	if (is_init_section(sym->sec))
 		return;	/* __initdata is gone after boot */
 	if (!strncmp(sym->name, "__ksymtab", 9) ||
