@@ -203,11 +203,13 @@ if want interrupt-cleanup; then
 	C_SUM=$(cache_sum)
 	# slow compiler: interrupt while the patched object is being compiled
 	printf '#!/bin/sh\ncase "$*" in *--version*) exec gcc "$@";; esac\nsleep 30\nexec gcc "$@"\n' > "$T/slowcc"; chmod +x "$T/slowcc"
-	CC=$T/slowcc "$KPB" "${STD[@]}" -n intr "$T/p/cmdline.patch" > "$OUT" 2>&1 &
+	CC=$T/slowcc setsid "$KPB" "${STD[@]}" -n intr "$T/p/cmdline.patch" > "$OUT" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 50); do grep -q 'building patched objects' "$OUT" 2>/dev/null && break; sleep 0.1; done
 	kill -TERM $pid; wait $pid; RC=$?
-	[ $RC -ne 0 ] && [ "$(tree_sum "$S")" = "$S_SUM" ] && [ "$(cache_sum)" = "$C_SUM" ] && scratch_empty &&
+	sleep 0.5	# anything left running would recreate the scratch directory
+	[ $RC -ne 0 ] && grep -q 'kpatch-build: interrupted' "$OUT" && [ "$(tree_sum "$S")" = "$S_SUM" ] &&
+		[ "$(cache_sum)" = "$C_SUM" ] && scratch_empty && ! pgrep -f "$T/slowcc" >/dev/null &&
 		ok interrupt-cleanup || ko interrupt-cleanup "rc=$RC; tree/cache changed or scratch left"
 fi
 if want name-derived; then
