@@ -231,6 +231,28 @@ if want header-objects; then
 		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok header-objects || ko header-objects "header change: wrong object set"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
+if want two-patches; then
+	mkpatch fork.patch kernel/fork.c 's/nr_forks++;/nr_forks += 2;/'
+	kpb "${STD[@]}" -n two "$T/p/cmdline.patch" "$T/p/fork.patch"
+	grep -q 'applying 2 patch(es)' "$OUT" && grep -q 'building patched objects: 2 affected' "$OUT" &&
+		grep -q '2 object(s) recompiled: fs/proc/cmdline.o kernel/fork.o' "$OUT" &&
+		ok two-patches || ko two-patches "two patches: wrong objects"
+	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
+fi
+if want patch-on-patch; then
+	# the second patch applies only on top of the first
+	cp -a "$S" "$T/s3"; sed -i 's/seq_puts(m, "\\n");/seq_puts(m, "\\n"); seq_puts(m, "x");/' "$T/s3/fs/proc/cmdline.c"
+	mkdir -p "$T/pp2/a/fs/proc" "$T/pp2/b/fs/proc"; cp "$T/s3/fs/proc/cmdline.c" "$T/pp2/a/fs/proc/"
+	sed 's/seq_puts(m, "x");/seq_puts(m, "y");/' "$T/s3/fs/proc/cmdline.c" > "$T/pp2/b/fs/proc/cmdline.c"
+	(cd "$T/pp2" && diff -u a/fs/proc/cmdline.c b/fs/proc/cmdline.c) > "$T/p/on-top.patch"
+	rm -rf "$T/s3"
+	kpb "${STD[@]}" -n stacked "$T/p/cmdline.patch" "$T/p/on-top.patch"
+	! grep -q 'does not apply' "$OUT" && grep -q 'building patched objects: 1 affected' "$OUT" &&
+		ok patch-on-patch || ko patch-on-patch "stacked patches not applied in order"
+	kpb "${STD[@]}" -n stacked2 "$T/p/on-top.patch"
+	[ $RC -ne 0 ] && grep -q 'on-top.patch does not apply' "$OUT" && ok patch-on-patch-alone || ko patch-on-patch-alone "dependent patch applied alone"
+	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
+fi
 if want attribution; then
 	idx=$(ls "$KPATCH_CACHE"/kpatch-build/orig/*/objects.idx | head -n1)
 	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
