@@ -28,6 +28,8 @@ struct special_section {
 	const char *companion;
 	/* range in an entry that may differ without meaning a change */
 	unsigned int ignore_off, ignore_len;
+	/* the owner relocation points at data, not code (.printk_index) */
+	bool data_owner;
 };
 
 struct arch {

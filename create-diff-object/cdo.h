@@ -145,7 +145,8 @@ void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 /* special.c */
 void special_sections(struct cdo *c);
 void callsite_sections(struct cdo *c, struct elf *elf);
-uint64_t infer_entry_size(struct section *sec, unsigned int owner_off);
+uint64_t infer_entry_size(struct section *sec, unsigned int owner_off,
+			  bool code_owner);
 void special_filter(struct cdo *c);
 
 /* klp.c */

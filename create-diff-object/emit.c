@@ -150,8 +150,13 @@ static void copy_special(struct emitter *em, struct section *sec)
 		add_piece(em, sec, i * s->entsize, len, out, off);
 		s->npieces++;
 	}
-	if (out)
+	if (out) {
 		out->sh.sh_addralign = sec->sh.sh_addralign;
+		/* libelf checks sizes against sh_entsize; a short last entry */
+		if (out->sh.sh_entsize != s->entsize ||
+		    out->size % s->entsize)
+			out->sh.sh_entsize = 0;
+	}
 }
 
 static void copy_sections(struct emitter *em)

@@ -51,17 +51,22 @@ static void entry_pattern(struct section *sec, uint64_t off, uint64_t size,
  * relocation and all carry the same relocation pattern?
  */
 static bool size_fits(struct section *sec, unsigned int owner_off,
-		      uint64_t size, bool strict)
+		      bool code_owner, uint64_t size, bool strict)
 {
 	uint64_t off, first = 0, key;
 
 	if (sec->size % size && size - sec->size % size >= sec->sh.sh_addralign)
 		return false;
 	for (off = 0; off < sec->size; off += size) {
-		if (!find_reloc_at(sec, off + owner_off))
+		struct reloc *r = find_reloc_at(sec, off + owner_off);
+
+		if (!r)
 			return false;
 		if (!strict)
 			continue;
+		/* an entry describes a place in code: its owner points there */
+		if (code_owner && (!r->sym->sec || !is_text_section(r->sym->sec)))
+			return false;
 		entry_pattern(sec, off, size, &key);
 		if (off && key != first)
 			return false;
@@ -78,17 +83,21 @@ static bool size_fits(struct section *sec, unsigned int owner_off,
 static uint64_t checked_size(struct cdo *c, struct section *sec,
 			     const struct special_section *d, uint64_t size)
 {
-	uint64_t s;
+	bool code = !d->data_owner;
+	uint64_t s = infer_entry_size(sec, d->owner_off, code);
 
-	if (size_fits(sec, d->owner_off, size, true))
-		return size;
-	s = infer_entry_size(sec, d->owner_off);
 	/*
-	 * Entries that differ among themselves under the given size but
-	 * align under a divisor of it: the environment is for another kernel.
+	 * Entries that align under a divisor of the given size (two entries
+	 * taken for one), or only under another size: the environment is for
+	 * another kernel.
 	 */
-	if (size_fits(sec, d->owner_off, size, false) && (!s || size % s))
+	if (s && s < size && size % s == 0)
+		goto other;
+	if (size_fits(sec, d->owner_off, code, size, true))
 		return size;
+	if (size_fits(sec, d->owner_off, code, size, false) && (!s || size % s))
+		return size;
+other:
 	if (!s)
 		die(EXIT_BADINPUT, "%s: section %s: size %lu does not fit entries of %lu bytes (check %s)",
 		    c->objname, sec->name, (unsigned long)sec->size,
@@ -100,12 +109,13 @@ static uint64_t checked_size(struct cdo *c, struct section *sec,
 }
 
 /* The smallest entry size under which all entries look alike, or 0. */
-uint64_t infer_entry_size(struct section *sec, unsigned int owner_off)
+uint64_t infer_entry_size(struct section *sec, unsigned int owner_off,
+			  bool code_owner)
 {
 	uint64_t s;
 
 	for (s = 4; s <= 256; s++)
-		if (size_fits(sec, owner_off, s, true))
+		if (size_fits(sec, owner_off, code_owner, s, true))
 			return s;
 	return 0;
 }
@@ -131,7 +141,7 @@ void callsite_sections(struct cdo *c, struct elf *elf)
 			s->callsite = true;
 			if (!s->anonymous || !sec->size)
 				continue;
-			s->entsize = infer_entry_size(sec, 0);
+			s->entsize = infer_entry_size(sec, 0, false);
 			if (!s->entsize)
 				die(EXIT_BADINPUT, "%s: section %s: cannot tell its entries apart",
 				    elf->path, sec->name);
@@ -141,7 +151,90 @@ void callsite_sections(struct cdo *c, struct elf *elf)
 	}
 }
 
-static bool owner_included(struct cdo *c, struct section *sec, uint64_t off)
+/* Places in string sections that included functions refer to. */
+struct strref {
+	struct hnode node;
+	const struct section *sec;
+	int64_t off;
+};
+
+static struct htable strrefs;
+static struct strref *strref_pool;
+
+static uint32_t strref_key(const struct section *sec, int64_t off)
+{
+	return hash_u64((uintptr_t)sec * 31 + (uint64_t)off);
+}
+
+/* Index (when @out) and count the string targets of included functions. */
+static size_t for_each_strref(struct cdo *c, struct strref *out)
+{
+	struct symbol *sym;
+	size_t count = 0;
+
+	for_each_sym(c->patched, sym) {
+		struct reloc **rs;
+		size_t n, i;
+
+		if (!sym->include || !is_func(sym))
+			continue;
+		n = relocs_in(sym->sec, sym->offset, sym->size, &rs);
+		for (i = 0; i < n; i++) {
+			struct target t;
+
+			reloc_target(c, sym->sec, rs[i], &t);
+			if (!t.sec || !is_string_section(t.sec))
+				continue;
+			if (out) {
+				out[count].sec = t.sec;
+				out[count].off = t.off;
+				htable_add(&strrefs, &out[count].node,
+					   strref_key(t.sec, t.off));
+			}
+			count++;
+		}
+	}
+	return count;
+}
+
+static void collect_strrefs(struct cdo *c)
+{
+	htable_init(&strrefs);
+	strref_pool = xcalloc(for_each_strref(c, NULL) + 1,
+			      sizeof(*strref_pool));
+	for_each_strref(c, strref_pool);
+}
+
+static bool string_used(const struct target *t)
+{
+	struct strref *e;
+
+	htable_for_each(&strrefs, e, node, strref_key(t->sec, t->off))
+		if (e->sec == t->sec && e->off == t->off)
+			return true;
+	return false;
+}
+
+/*
+ * A data owner (a printk index entry's pi_entry) belongs to included code
+ * when the format string it records is one that code prints.
+ */
+static bool data_owner_used(struct cdo *c, struct symbol *obj)
+{
+	struct reloc *r;
+	struct target t;
+
+	if (!obj || !obj->sec)
+		return false;
+	r = find_reloc_at(obj->sec, obj->offset);
+	if (!r)
+		return false;
+	reloc_target(c, obj->sec, r, &t);
+	return t.sec && is_string_section(t.sec) && string_used(&t);
+}
+
+static bool owner_included(struct cdo *c, struct section *sec, uint64_t off,
+			   const struct special_section *d)
 {
 	struct reloc *r = find_reloc_at(sec, off);
 	struct target t;
@@ -149,6 +242,8 @@ static bool owner_included(struct cdo *c, struct section *sec, uint64_t off)
 	if (!r)
 		return false;
 	reloc_target(c, sec, r, &t);
+	if (t.sym && d->data_owner && !t.sym->include)
+		return data_owner_used(c, t.sym);
 	if (t.sym)
 		return t.sym->include;
 	return t.sec && t.sec->include;
@@ -180,7 +275,7 @@ static void select_entries(struct cdo *c, struct section *sec,
 		struct reloc **rs;
 		size_t n, k;
 
-		if (!owner_included(c, sec, off + d->owner_off))
+		if (!owner_included(c, sec, off + d->owner_off, d))
 			continue;
 		s->keep[i] = true;
 		n = relocs_in(sec, off, s->entsize, &rs);
@@ -209,6 +304,7 @@ void special_sections(struct cdo *c)
 {
 	struct section *sec;
 
+	collect_strrefs(c);
 	for_each_sec(c->patched, sec) {
 		const struct special_section *d;
 
@@ -227,4 +323,6 @@ void special_sections(struct cdo *c)
 			follow_companion(c, sec, d);
 	}
 	include_drain(c);
+	htable_free(&strrefs);
+	free(strref_pool);
 }
