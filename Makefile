@@ -60,12 +60,11 @@ install: all
 	install -m 755 create-diff-object/create-diff-object $(DESTDIR)$(PREFIX)/bin/
 	if [ -e klp-convert/klp-convert ]; then \
 		install -m 755 klp-convert/klp-convert $(DESTDIR)$(PREFIX)/bin/; fi
-	if [ -e kpatch-build/kpatch-build ]; then \
-		install -m 755 kpatch-build/kpatch-build $(DESTDIR)$(PREFIX)/bin/; fi
 	cp -r kmod $(DESTDIR)$(PREFIX)/share/kpatch-ng/
 
 clean:
 	rm -rf build $(foreach t,$(TOOLS),$(t)/$(t))
 
 -include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(CDO_SRCS) $(KLPC_SRCS)))
+include kpatch-build/kpatch-build.mk
 -include integration/integration.mk
