@@ -55,7 +55,7 @@ for i in $(seq 1 "$RUNS"); do
 	echo "$t1 - $t0" | bc >> "$W/kbuild"
 done
 # the bare compile command (gcc + objtool) from the .cmd file
-cmd=$(sed -n "s|^cmd_$OBJ := ||p" "$W/kobj/fs/proc/.cmdline.o.cmd" | sed 's/\\#/#/g; s/\$\$/$/g')
+cmd=$(sed -n "s|^cmd_$OBJ := ||p" "$W/kobj/fs/proc/.cmdline.o.cmd" | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
 : > "$W/cc"
 for i in $(seq 1 "$RUNS"); do
 	rm -f "$W/kobj/$OBJ"

@@ -332,6 +332,12 @@ else
 		[ $RC -ne 0 ] && grep -q 'diffing kernel/params.o: no function changed' "$OUT" &&
 			! grep -q 'cannot be live-patched' "$OUT" && ok kernel-lines-only-LINE || ko kernel-lines-only-LINE "__LINE__ shift treated as a change"
 	fi
+	if want kernel-refusal; then
+		# the differ refuses (changed __init code): exit 2, its reason on one line
+		kpb "${KSTD[@]}" "$HERE/patches/cmdline-init-refused.patch"
+		[ $RC -eq 2 ] && grep -q 'error: fs/proc/cmdline.o cannot be live-patched: .*proc_cmdline_init: .*__init' "$OUT" &&
+			ok kernel-refusal || ko kernel-refusal "differ refusal not reported (exit $RC)"
+	fi
 	if want kernel-module; then
 		kpb "${KSTD[@]}" "$HERE/patches/module-kobject-example.patch"
 		ko_file=$T/ko/livepatch-module-kobject-example.ko
