@@ -7,11 +7,11 @@ KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 all: kpatch-build-tools
 kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes
 
-$(B)/kpatch-build/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c
+$(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< -ldwarf -lelf -lz
 
-$(KPB_DIR)/kpatch-struct-sizes: $(B)/kpatch-build/kpatch-struct-sizes
+$(KPB_DIR)/kpatch-struct-sizes: $(B)/bin/kpatch-struct-sizes
 	cp -f $< $@
 
 install: install-kpatch-build
