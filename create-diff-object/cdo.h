@@ -8,6 +8,8 @@
  *   correlate  correlate.c  pair ORIG and PATCHED symbols and sections
  *   compare    compare.c    SAME / CHANGED / NEW, relocations compared
  *                           symbolically, __LINE__-only changes ignored
+ *   inline     inline*.c    report: which inlined callee a change lies in
+ *                           (DWARF, when the object has it)
  *   verify     verify.c     refusals: data, __init, ftrace, exports, ...
  *   include    include.c    changed/new functions and what they need
  *   special    special.c    entries of special sections for included code
