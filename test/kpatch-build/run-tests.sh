@@ -332,6 +332,14 @@ else
 		[ $RC -ne 0 ] && grep -q 'diffing kernel/params.o: no function changed' "$OUT" &&
 			! grep -q 'cannot be live-patched' "$OUT" && ok kernel-lines-only-LINE || ko kernel-lines-only-LINE "__LINE__ shift treated as a change"
 	fi
+	if want kernel-macros; then
+		# #include "kpatch-macros.h" works without any CC/KCFLAGS help; the callback is kept
+		kpb "${KSTD[@]}" "$HERE/patches/cmdline-macros.patch"
+		ko_file=$T/ko/livepatch-cmdline-macros.ko
+		[ $RC -eq 0 ] && readelf -SW "$ko_file" | grep -qE '\.kpatch\.callbacks\.post_patch +PROGBITS +[0-9a-f]+ [0-9a-f]+ 000010' &&
+			ok kernel-macros || ko kernel-macros "kpatch-macros.h patch failed"
+		[ -f "$ko_file" ] && boot kernel-macros-boot "$HERE/guest/cmdline-macros.sh" "$ko_file"
+	fi
 	if want kernel-refusal; then
 		# the differ refuses (changed __init code): exit 2, its reason on one line
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-init-refused.patch"
