@@ -213,7 +213,9 @@ if want interrupt-cleanup; then
 	C_SUM=$(cache_sum)
 	# slow compiler: interrupt while the patched object is being compiled
 	printf '#!/bin/sh\ncase "$*" in *--version*) exec gcc "$@";; esac\nsleep 30\nexec gcc "$@"\n' > "$T/slowcc"; chmod +x "$T/slowcc"
-	CC=$T/slowcc setsid "$KPB" "${STD[@]}" -n intr "$T/p/cmdline.patch" > "$OUT" 2>&1 &
+	# (a fresh output file: the kill must not race with the start of the run)
+	OUT=$T/intr.out; : > "$OUT"
+	CC=$T/slowcc setsid "$KPB" "${STD[@]}" -n intr "$T/p/cmdline.patch" >> "$OUT" 2>&1 &
 	pid=$!
 	for _ in $(seq 1 50); do grep -q 'building patched objects' "$OUT" 2>/dev/null && break; sleep 0.1; done
 	kill -TERM $pid; wait $pid; RC=$?
@@ -221,6 +223,7 @@ if want interrupt-cleanup; then
 	[ $RC -ne 0 ] && grep -q 'kpatch-build: interrupted' "$OUT" && [ "$(tree_sum "$S")" = "$S_SUM" ] &&
 		[ "$(cache_sum)" = "$C_SUM" ] && scratch_empty && ! pgrep -f "$T/slowcc" >/dev/null &&
 		ok interrupt-cleanup || ko interrupt-cleanup "rc=$RC; tree/cache changed or scratch left"
+	OUT=$T/out
 fi
 if want name-derived; then
 	kpb "${STD[@]}" "$T/p/my fix+1.patch" -t vmlinux -t modules
