@@ -1,4 +1,4 @@
-#include <linux/fake.h>
+#include "../include/linux/fake.h"	/* a relative include: dependency paths with ".." */
 
 int nr_forks;
 
