@@ -18,7 +18,7 @@ compile() {	# compile SRC-RELATIVE-C
 		echo "source_$o := $src/$c"
 		echo
 		echo "deps_$o := \\"
-		sed -e '1d' -e 's/\\$//' -e 's/^ *//' "$d/.$b.d" | tr ' ' '\n' | grep -v '^$' | grep -vx "$src/$c" |
+		sed -e 's/^[^:]*://' -e 's/\\$//' "$d/.$b.d" | tr ' ' '\n' | grep -v '^$' | grep -vx "$src/$c" |
 			sed 's/^/  /; s/$/ \\/'
 		echo
 		echo "$o: \$(deps_$o)"
