@@ -252,6 +252,15 @@ if want cc-launcher; then
 		ok cc-launcher || ko cc-launcher "CC='launcher gcc' not used for the patched compile (or cache not shared)"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
+if want release-mismatch; then
+	mkdir -p "$B/include/config"; echo 6.1.0-other > "$B/include/config/kernel.release"
+	mkdir -p "$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/obj | head -n1)/include/config"
+	echo 6.1.0-fake > "$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/obj | head -n1)/include/config/kernel.release"
+	kpb "${STD[@]}" -n rel "$T/p/cmdline.patch"
+	rm -rf "$B/include"
+	[ $RC -ne 0 ] && grep -q "original build (-s source, -c config) is kernel release 6.1.0-fake, but the booted kernel's tree .* is 6.1.0-other" "$OUT" &&
+		ok release-mismatch || ko release-mismatch "a different booted kernel release was accepted"
+fi
 if want two-patches; then
 	mkpatch fork.patch kernel/fork.c 's/nr_forks++;/nr_forks += 2;/'
 	kpb "${STD[@]}" -n two "$T/p/cmdline.patch" "$T/p/fork.patch"
