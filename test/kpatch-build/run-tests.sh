@@ -253,11 +253,14 @@ if want cc-launcher; then
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
 if want release-mismatch; then
-	mkdir -p "$B/include/config"; echo 6.1.0-other > "$B/include/config/kernel.release"
-	mkdir -p "$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/obj | head -n1)/include/config"
-	echo 6.1.0-fake > "$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/obj | head -n1)/include/config/kernel.release"
+	kpb "${STD[@]}" -n rel0 "$T/p/noapply.patch"
+	kpb "${STD[@]}" -n rel0 "$T/p/cmdline.patch"
+	ob=$(sed -n 's/.*building original kernel (cached: \(.*\))$/\1/p' "$OUT")/obj
+	mkdir -p "$B/include/config" "$ob/include/config"
+	echo 6.1.0-other > "$B/include/config/kernel.release"
+	echo 6.1.0-fake > "$ob/include/config/kernel.release"
 	kpb "${STD[@]}" -n rel "$T/p/cmdline.patch"
-	rm -rf "$B/include"
+	rm -rf "$B/include" "$ob/include"
 	[ $RC -ne 0 ] && grep -q "original build (-s source, -c config) is kernel release 6.1.0-fake, but the booted kernel's tree .* is 6.1.0-other" "$OUT" &&
 		ok release-mismatch || ko release-mismatch "a different booted kernel release was accepted"
 fi
