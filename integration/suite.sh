@@ -27,7 +27,10 @@
 #   MODULES=(...)      more modules for the guest (paths relative to $KOBJ, or absolute)
 #   TIMEOUT=SECS       qemu wall-clock bound (default 120)
 #   build_test()       a function replacing step 1's kpatch-build; it gets the output
-#                      directory as $1 and sets MODULES+=(...) with what it built
+#                      directory as $1 and lists the modules it built in $1/modules.list
+#   check_build()      host-side checks of the built module(s) before booting (gets the
+#                      output directory as $1; prints one line; non-zero = failure);
+#                      lp_funcs KO and lp_klp_syms KO help (patched functions, klp symbols)
 set -uo pipefail
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -97,6 +100,19 @@ kpb() {
 		${KPB_ARGS[@]+"${KPB_ARGS[@]}"} "$@"
 }
 
+# for check_build: the functions a livepatch module replaces ("name objname" pairs
+# from .kpatch.strings) and its klp symbols (.klp.sym.<obj>.<name>,<sympos>)
+lp_funcs() { readelf -p .kpatch.strings "$1" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | paste -sd' '; }
+lp_klp_syms() { readelf -sW "$1" | grep -o '\.klp\.sym\.[^ ]*' | sort -u | paste -sd' '; }
+# want WHAT HAVE NEEDLE...: every NEEDLE is a word of HAVE
+want() {
+	local what=$1 have=" $2 " n; shift 2
+	for n in "$@"; do
+		case $have in *" $n "*) ;; *) echo "$what lacks '$n' (has:$have)"; return 1 ;; esac
+	done
+	echo "$what: $*"
+}
+
 FAILS=()
 ROWS=()
 row() { ROWS+=("$(printf '%-26s %7s  %-5s %-8s %-6s %6s  %s' "$@")"); }
@@ -106,7 +122,7 @@ header=$(printf '%-26s %7s  %-5s %-8s %-6s %6s  %s' patch build_s load checks un
 TOTAL0=$(date +%s)
 for t in "${tests[@]}"; do
 	# per-test settings
-	unset -f build_test
+	unset -f build_test check_build
 	NAME=${t#[0-9][0-9]-} REFUSE= MACROS=0 KPB_ARGS=() MODULES=() TIMEOUT=${QTMO:-120}
 	conf=$PDIR/$t.conf
 	# shellcheck disable=SC1090
@@ -151,6 +167,15 @@ for t in "${tests[@]}"; do
 		echo "integration: [$t] build FAILED: $d"
 		row "$t" "$bsec" - - - - FAIL
 		continue
+	fi
+	if declare -F check_build >/dev/null; then
+		if ! d=$(check_build "$tdir" 2>&1); then
+			FAILS+=("$t build-check: ${d:-check_build failed}")
+			echo "integration: [$t] build check FAILED: $d"
+			row "$t" "$bsec" - - - - FAIL
+			continue
+		fi
+		echo "integration: [$t] build check: $d"
 	fi
 	mods=()
 	[ -f "$tdir/livepatch-$NAME.ko" ] && mods+=(--module "$tdir/livepatch-$NAME.ko")
