@@ -149,6 +149,36 @@ static bool same_target(const struct cdo *c, const struct target *a,
 			const struct target *b, int depth);
 
 /*
+ * The relocations of [ao, ao+len) in @as and [bo, bo+len) in @bs reach the
+ * same things at the same places. Data pointing to data is followed a few
+ * levels deep, no further.
+ */
+static bool same_reloc_range(const struct cdo *c, struct section *as,
+			     uint64_t ao, struct section *bs, uint64_t bo,
+			     uint64_t len, int depth)
+{
+	struct reloc **ra, **rb;
+	size_t na, nb, i;
+
+	if (depth > 4)
+		return true;
+	na = relocs_in(as, ao, len, &ra);
+	nb = relocs_in(bs, bo, len, &rb);
+	if (na != nb)
+		return false;
+	for (i = 0; i < na; i++) {
+		struct target ta, tb;
+
+		reloc_target(c, as, ra[i], &ta);
+		reloc_target(c, bs, rb[i], &tb);
+		if (ra[i]->offset - ao != rb[i]->offset - bo ||
+		    ra[i]->type != rb[i]->type || !same_target(c, &ta, &tb, depth + 1))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Call-site data (__dyndbg entries, ubsan locations) is the same when it
  * points to the same things; its plain bytes are line numbers.
  */
@@ -156,8 +186,6 @@ static bool same_callsite(const struct cdo *c, const struct target *a,
 			  const struct target *b, int depth)
 {
 	uint64_t size = sci(a->sec)->entsize, ao = 0, bo = 0, len;
-	struct reloc **ra, **rb;
-	size_t na, nb, i;
 
 	if (a->off != b->off && !size)
 		return false;
@@ -174,22 +202,7 @@ static bool same_callsite(const struct cdo *c, const struct target *a,
 	} else {
 		return false;
 	}
-	if (depth > 4)
-		return true;
-	na = relocs_in(a->sec, ao, len, &ra);
-	nb = relocs_in(b->sec, bo, len, &rb);
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++) {
-		struct target ta, tb;
-
-		reloc_target(c, a->sec, ra[i], &ta);
-		reloc_target(c, b->sec, rb[i], &tb);
-		if (ra[i]->offset - ao != rb[i]->offset - bo ||
-		    ra[i]->type != rb[i]->type || !same_target(c, &ta, &tb, depth + 1))
-			return false;
-	}
-	return true;
+	return same_reloc_range(c, a->sec, ao, b->sec, bo, len, depth);
 }
 
 /*
@@ -200,30 +213,13 @@ static bool same_callsite(const struct cdo *c, const struct target *a,
 static bool same_special_static(const struct cdo *c, const struct symbol *a,
 				const struct symbol *b, int depth)
 {
-	struct reloc **ra, **rb;
-	size_t na, nb, i;
-
 	if (strcmp(si(a)->norm, si(b)->norm) || a->size != b->size)
 		return false;
 	if (!sci(a->sec)->callsite &&
 	    !same_bytes(a->sec, a->offset, b->sec, b->offset, a->size))
 		return false;
-	if (depth > 4)
-		return true;
-	na = relocs_in(a->sec, a->offset, a->size, &ra);
-	nb = relocs_in(b->sec, b->offset, b->size, &rb);
-	if (na != nb)
-		return false;
-	for (i = 0; i < na; i++) {
-		struct target ta, tb;
-
-		reloc_target(c, a->sec, ra[i], &ta);
-		reloc_target(c, b->sec, rb[i], &tb);
-		if (ra[i]->offset - a->offset != rb[i]->offset - b->offset ||
-		    ra[i]->type != rb[i]->type || !same_target(c, &ta, &tb, depth + 1))
-			return false;
-	}
-	return true;
+	return same_reloc_range(c, a->sec, a->offset, b->sec, b->offset, a->size,
+				depth);
 }
 
 static bool same_target(const struct cdo *c, const struct target *a,
