@@ -15,8 +15,13 @@
  * and signatures as the x86_64 syscall wrapper of Linux 6.1
  * (arch/x86/include/asm/syscall_wrapper.h) -- __x64_sys_foo(const struct
  * pt_regs *), with __ia32_sys_foo() under CONFIG_IA32_EMULATION, calling
- * static __se_sys_foo(long...) and static inline __do_sys_foo(typed args)
- * -- and nothing else, so the differ sees only the changed body.
+ * static __se_sys_foo(long...) and static inline __kpatch_do_sys_foo(typed
+ * args) -- and nothing else, so the differ sees only the changed body.
+ *
+ * The body gets a name of its own: the kernel's __do_sys_foo is inline,
+ * hence notrace, and when GCC keeps it out of line a changed copy of it
+ * could not be patched; under a new name it is a new function and the
+ * traceable __x64_sys_foo that calls it is what gets patched.
  */
 #ifndef _KPATCH_SYSCALL_H
 #define _KPATCH_SYSCALL_H
@@ -38,7 +43,7 @@
 #define __KPATCH_SYS_ENTRY0(abi, name)					\
 	long __##abi##_sys_##name(const struct pt_regs *regs);		\
 	long __##abi##_sys_##name(const struct pt_regs *regs)		\
-		__alias(__do_sys_##name);
+		__alias(__kpatch_do_sys_##name);
 
 #ifdef CONFIG_IA32_EMULATION
 #define __KPATCH_IA32_ENTRYx(x, name, ...)				\
@@ -51,26 +56,26 @@
 #endif
 
 #define KPATCH_SYSCALL_DEFINE0(sname)					\
-	static long __do_sys_##sname(const struct pt_regs *__unused);	\
+	static long __kpatch_do_sys_##sname(const struct pt_regs *__unused);	\
 	__KPATCH_SYS_ENTRY0(x64, sname)					\
 	__KPATCH_IA32_ENTRY0(sname)					\
-	static long __do_sys_##sname(const struct pt_regs *__unused)
+	static long __kpatch_do_sys_##sname(const struct pt_regs *__unused)
 
 #define __KPATCH_SYSCALL_DEFINEx(x, name, ...)				\
 	static long __se_sys##name(__MAP(x, __SC_LONG, __VA_ARGS__));	\
-	static inline long __do_sys##name(__MAP(x, __SC_DECL, __VA_ARGS__)); \
+	static inline long __kpatch_do_sys##name(__MAP(x, __SC_DECL, __VA_ARGS__)); \
 	__KPATCH_SYS_ENTRYx(x64, name,					\
 			    SC_X86_64_REGS_TO_ARGS(x, __VA_ARGS__))	\
 	__KPATCH_IA32_ENTRYx(x, name, __VA_ARGS__)			\
 	static long __se_sys##name(__MAP(x, __SC_LONG, __VA_ARGS__))	\
 	{								\
-		long ret = __do_sys##name(__MAP(x, __SC_CAST, __VA_ARGS__)); \
+		long ret = __kpatch_do_sys##name(__MAP(x, __SC_CAST, __VA_ARGS__)); \
 									\
 		__MAP(x, __SC_TEST, __VA_ARGS__);			\
 		__PROTECT(x, ret, __MAP(x, __SC_ARGS, __VA_ARGS__));	\
 		return ret;						\
 	}								\
-	static inline long __do_sys##name(__MAP(x, __SC_DECL, __VA_ARGS__))
+	static inline long __kpatch_do_sys##name(__MAP(x, __SC_DECL, __VA_ARGS__))
 
 #define KPATCH_SYSCALL_DEFINE1(name, ...)				\
 	__KPATCH_SYSCALL_DEFINEx(1, _##name, __VA_ARGS__)

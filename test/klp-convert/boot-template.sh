@@ -29,10 +29,13 @@ make -C "$KOBJ" M="$out/objs" KPATCH_KMOD="$ROOT/kmod" fake-diff.o macros-check.
 	syscall-orig.o syscall-kpatch.o >"$out/build.log" 2>&1 ||
 	{ tail -n 20 "$out/build.log" >&2; die "compiling the test objects failed (log $out/build.log)"; }
 
-# KPATCH_SYSCALL_DEFINE* gives the functions and code SYSCALL_DEFINE* gives
+# KPATCH_SYSCALL_DEFINE* gives the functions and code SYSCALL_DEFINE* gives,
+# but for the body's name (__kpatch_do_sys_*: see kpatch-syscall.h)
 for f in orig kpatch; do
-	readelf -s -W "$out/objs/syscall-$f.o" | awk '$4 == "FUNC" { print $3, $5, $8 }' | sort > "$out/sc-$f.syms"
-	objdump -d --section=.text "$out/objs/syscall-$f.o" | tail -n +7 > "$out/sc-$f.dis"
+	readelf -s -W "$out/objs/syscall-$f.o" | awk '$4 == "FUNC" { print $3, $5, $8 }' |
+		sed 's/__kpatch_do_sys/__do_sys/' | sort > "$out/sc-$f.syms"
+	objdump -d --section=.text "$out/objs/syscall-$f.o" | tail -n +7 |
+		sed 's/__kpatch_do_sys/__do_sys/g' > "$out/sc-$f.dis"
 done
 grep -q __x64_sys_kp_six "$out/sc-kpatch.syms" || die "syscall-kpatch.o: no __x64_sys_kp_six"
 cmp -s "$out/sc-orig.syms" "$out/sc-kpatch.syms" ||
