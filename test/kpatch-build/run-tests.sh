@@ -197,6 +197,16 @@ if want orig-build-failure; then
 		! ls "$KPATCH_CACHE"/kpatch-build/orig/*/.complete >/dev/null 2>&1 &&
 		ok orig-build-failure || ko orig-build-failure "bad failure handling of the original build"
 fi
+if want orig-build-resume; then
+	# an original build that failed half-way is resumed by the next run, not restarted
+	FAKE_FAIL=modules KPATCH_CACHE=$T/cache2 kpb "${STD[@]}" -n res1 "$T/p/cmdline.patch"
+	r1=$RC; o1=$(cat "$OUT")
+	KPATCH_CACHE=$T/cache2 kpb "${STD[@]}" -n res2 "$T/p/cmdline.patch"
+	[ $r1 -ne 0 ] && grep -q 'forced failure of modules' <<<"$o1" && grep -q 'resuming an interrupted build' "$OUT" &&
+		grep -q 'original build complete' "$OUT" && ls "$T"/cache2/kpatch-build/orig/*/.complete >/dev/null 2>&1 &&
+		ok orig-build-resume || ko orig-build-resume "a failed original build was not resumed"
+	rm -rf "$T/cache2"
+fi
 if want broken-patch-cleanup; then
 	kpb "${STD[@]}" "$T/p/cmdline.patch" -n warmup   # builds the cache (differ may be absent)
 	grep -q 'building original kernel (not cached' "$OUT" || ko broken-patch-cleanup "first run did not build the original"

@@ -3,7 +3,7 @@
 set -e
 src=$1 obj=$2 what=$3 kcflags=$4
 cc=${CC:-gcc}
-[ "$(cat "$obj/.fake-fail" 2>/dev/null)" != "$what" ] || { echo "fakebuild: forced failure" >&2; exit 1; }
+[ "${FAKE_FAIL:-}" != "$what" ] || { echo "fakebuild: forced failure of $what (FAKE_FAIL)" >&2; exit 1; }
 cd "$obj"
 compile() {	# compile SRC-RELATIVE-C
 	local c=$1 o=${1%.c}.o d b cmd
