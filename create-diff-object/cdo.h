@@ -8,6 +8,7 @@
  *   correlate  correlate.c  pair ORIG and PATCHED symbols and sections
  *   compare    compare.c    SAME / CHANGED / NEW, relocations compared
  *                           symbolically, __LINE__-only changes ignored
+ *   propagate  propagate.c  changes that reach the users of what changed
  *   inline     inline*.c    report: which inlined callee a change lies in
  *                           (DWARF, when the object has it)
  *   verify     verify.c     refusals: data, __init, ftrace, exports, ...
@@ -44,6 +45,8 @@ struct syminfo {
 	bool ignored;			/* KPATCH_IGNORE_FUNCTION */
 	bool forced;			/* KPATCH_FORCE_UNSAFE */
 	bool line_only;			/* differs only in __LINE__ immediates */
+	bool copied;			/* notrace: carried as a copy, not patched */
+	bool data_ref;			/* a data object refers to it */
 	long change_off;		/* first differing offset, or -1 */
 	const char *inlined;		/* changed inlined callee, if known */
 };
@@ -130,6 +133,9 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 
 /* inline.c: name a changed inlined callee in the -d report */
 void explain_inlined(struct cdo *c);
+
+/* propagate.c */
+void propagate(struct cdo *c);
 
 /* verify.c */
 void refuse(struct cdo *c, const char *what, const char *fmt, ...)

@@ -7,9 +7,7 @@
  * same place, whatever the symbol indices. String literals compare by
  * their text, special statics by their contents. A function whose bytes
  * differ only in immediates that feed a __LINE__ argument is SAME.
- * Changes then propagate: a .cold piece changes its parent, and a changed
- * read-only object changes every function that reads it (they must use
- * the patch's new copy).
+ * Changes then propagate (propagate.c).
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -373,60 +371,6 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	       (unsigned long)s->change_off);
 }
 
-static bool is_readonly_data(const struct symbol *sym)
-{
-	return sym->type == STT_OBJECT && !(sym->sec->sh.sh_flags & SHF_WRITE) &&
-	       !si(sym)->special_static;
-}
-
-/* A function reading changed read-only data must use the new copy. */
-static bool propagate(struct cdo *c)
-{
-	struct symbol *p;
-	bool more = false;
-
-	for_each_sym(c->patched, p) {
-		struct reloc **rs;
-		size_t n, i;
-
-		if (!is_entity(p) || p->status != SAME || !p->twin)
-			continue;
-		n = relocs_in(p->sec, p->offset, p->size, &rs);
-		for (i = 0; i < n; i++) {
-			struct target t;
-
-			reloc_target(c, p->sec, rs[i], &t);
-			if (t.sym && t.sym->sec && t.sym != p &&
-			    t.sym->status == CHANGED && is_readonly_data(t.sym)) {
-				p->status = CHANGED;
-				si(p)->change_off = rs[i]->offset - p->offset;
-				free(si(p)->why);
-				si(p)->why = xasprintf("uses changed read-only data %s",
-						       t.sym->name);
-				more = true;
-				break;
-			}
-		}
-	}
-	return more;
-}
-
-static void propagate_children(struct cdo *c)
-{
-	struct symbol *p;
-
-	for_each_sym(c->patched, p) {
-		struct symbol *parent = p->parent;
-
-		if (!parent || p->status == SAME || parent->status != SAME ||
-		    !is_func(parent) || !strncmp(p->name, "__pfx_", 6))
-			continue;
-		parent->status = CHANGED;
-		si(parent)->change_off = 0;
-		si(parent)->why = xasprintf("its part %s changed", p->name);
-	}
-}
-
 void compare(struct cdo *c)
 {
 	struct symbol *p;
@@ -441,9 +385,7 @@ void compare(struct cdo *c)
 		else
 			compare_entity(c, p);
 	}
-	propagate_children(c);
-	while (propagate(c))
-		;
+	propagate(c);
 	for_each_sym(c->patched, p)
 		if (p->twin)
 			p->twin->status = p->status;

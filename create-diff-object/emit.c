@@ -330,7 +330,7 @@ static void emit_func_records(struct emitter *em)
 		uint64_t rec[4] = { 0 }, off;
 
 		if (!is_func(sym) || !sym->include || sym->status != CHANGED ||
-		    sym->parent)
+		    sym->parent || si(sym)->copied)
 			continue;
 		if (!funcs)
 			funcs = elf_create_section(em->out, ".kpatch.funcs",
@@ -427,7 +427,8 @@ static void report_included(struct cdo *c)
 			continue;
 		if (sym->status == NEW && is_func(sym))
 			debugf("new: %s", sym->name);
-		else if (sym->status != CHANGED || !is_func(sym) || sym->parent)
+		else if (sym->status != CHANGED || !is_func(sym) || sym->parent ||
+			 si(sym)->copied)
 			debugf("included: %s (%s)", sym->name,
 			       si(sym)->why ? si(sym)->why : "whole section");
 	}

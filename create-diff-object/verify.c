@@ -115,9 +115,11 @@ static void verify_func(struct cdo *c, struct symbol *sym)
 			refuse_func(c, sym, "new __init code cannot be part of a live patch");
 		return;
 	}
-	if (sym->status == CHANGED && !sym->parent &&
+	if (sym->status == CHANGED && !sym->parent && !si(sym)->copied &&
 	    c->arch->ftrace_call_offset(sym) < 0)
-		refuse_func(c, sym, "no ftrace call site at its start (notrace or no -pg?), it cannot be patched");
+		refuse_func(c, sym, si(sym)->data_ref ?
+			    "no ftrace call site at its start (notrace), and data refers to it, so its callers cannot all be patched instead" :
+			    "no ftrace call site at its start (notrace or no -pg?), it cannot be patched");
 }
 
 /* A function copied out of a section it shares with other local code. */
