@@ -105,6 +105,7 @@ static inline bool is_entity(const struct symbol *sym)
 
 /* entity.c */
 void classify(struct cdo *c, struct elf *elf);
+void unclassify(struct elf *elf);
 bool is_special_static_name(const char *name);
 char *normalized_name(const char *name);
 struct symbol *entity_at(const struct section *sec, uint64_t off);
@@ -147,6 +148,7 @@ void read_directives(struct cdo *c);
 void include(struct cdo *c);
 void include_target(struct cdo *c, const struct target *t, const char *user);
 void include_drain(struct cdo *c);
+void include_free(void);
 void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -159,6 +161,7 @@ void special_filter(struct cdo *c);
 
 /* klp.c */
 void klp_load(struct cdo *c);
+void klp_free(struct cdo *c);
 /* Name the output uses for an external reference to @sym. */
 const char *klp_export_namespace(struct cdo *c, const char *name);
 const char *klp_external_name(struct cdo *c, struct symbol *sym,

@@ -451,9 +451,8 @@ void emit(struct cdo *c)
 	emit_klp_records(&em);
 	emit_import_ns(&em);
 	report_included(c);
-	if (c->nr_refusals)
-		return;
-	elf_write(em.out, c->out_path);
+	if (!c->nr_refusals)
+		elf_write(em.out, c->out_path);
 	elf_close(em.out);
 	free(em.pieces);
 	free(em.klp);

@@ -192,3 +192,32 @@ void classify(struct cdo *c, struct elf *elf)
 		si(sym->parent)->child = sym;
 	}
 }
+
+/* Free what classify() and the passes hung off the model. */
+void unclassify(struct elf *elf)
+{
+	struct section *sec;
+	struct symbol *sym;
+
+	for_each_sec(elf, sec) {
+		struct secinfo *s = sec->priv;
+
+		if (!s)
+			continue;
+		free(s->keep);
+		free(s->relocs);
+		free(s);
+		sec->priv = NULL;
+	}
+	for_each_sym(elf, sym) {
+		struct syminfo *s = sym->priv;
+
+		if (!s)
+			continue;
+		free(s->why);
+		free(s->norm);
+		free((char *)s->inlined);
+		free(s);
+		sym->priv = NULL;
+	}
+}

@@ -181,3 +181,10 @@ void include(struct cdo *c)
 			include_section(sec);
 	include_drain(c);
 }
+
+void include_free(void)
+{
+	free(work.syms);
+	free(work.secs);
+	memset(&work, 0, sizeof(work));
+}

@@ -150,6 +150,41 @@ void klp_load(struct cdo *c)
 	c->symvers = load_symvers(c->symvers_path);
 }
 
+void klp_free(struct cdo *c)
+{
+	struct parent_symtab *t = c->pst;
+	struct export *x;
+	size_t i;
+
+	if (t) {
+		for (i = 0; i < t->n; i++)
+			free(t->e[i].name);
+		for (i = 0; i < t->nfiles; i++)
+			free(t->files[i]);
+		free(t->e);
+		free(t->files);
+		htable_free(&t->by_name);
+		free(t);
+	}
+	if (c->symvers) {
+		struct htable *h = &c->symvers->by_name;
+
+		for (i = 0; h->buckets && i < (1u << h->bits); i++) {
+			struct hnode *n = h->buckets[i], *next;
+
+			for (; n; n = next) {
+				next = n->next;
+				x = container_of(n, struct export, node);
+				free(x->name);
+				free(x->ns);
+				free(x);
+			}
+		}
+		htable_free(h);
+		free(c->symvers);
+	}
+}
+
 static struct export *find_export(struct cdo *c, const char *name)
 {
 	struct export *x;

@@ -96,6 +96,18 @@ static unsigned int count_changed(struct cdo *c)
 	return n;
 }
 
+static int finish(struct cdo *c, int code)
+{
+	unclassify(c->orig);
+	unclassify(c->patched);
+	klp_free(c);
+	include_free();
+	elf_close(c->orig);
+	elf_close(c->patched);
+	free((char *)c->objname);
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct cdo c = { 0 };
@@ -124,18 +136,16 @@ int main(int argc, char **argv)
 	special_sections(&c);
 	verify(&c);
 	if (c.nr_refusals)
-		return EXIT_REFUSED;
+		return finish(&c, EXIT_REFUSED);
 	if (!count_changed(&c)) {
 		fprintf(stderr, "%s: %s: no changed functions\n", progname,
 			c.objname);
-		return EXIT_NOCHANGE;
+		return finish(&c, EXIT_NOCHANGE);
 	}
 	emit(&c);
 	if (c.nr_refusals)
-		return EXIT_REFUSED;
+		return finish(&c, EXIT_REFUSED);
 	debugf("%s: %u function(s) patched, %u new", c.objname, c.nr_changed,
 	       count_changed(&c) - c.nr_changed);
-	elf_close(c.orig);
-	elf_close(c.patched);
-	return 0;
+	return finish(&c, 0);
 }

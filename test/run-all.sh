@@ -7,7 +7,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 ASAN_CDO=$top/build/asan/bin/create-diff-object
-export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0}
+# leaks count too: the differ frees everything on its normal exit paths
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
 log=$top/test/out/logs
 mkdir -p "$log"
