@@ -20,7 +20,7 @@ integration-smoke:
 # kpatch-build, boots it, prints the results table and writes it to
 # test/out/integration/results.txt; exits non-zero naming each failed patch and check.
 # INTEGRATION_ONLY=01,07 runs a subset.
-integration:
+integration: deps
 	$(INTEGRATION_DIR)/suite.sh $(if $(INTEGRATION_ONLY),--only $(INTEGRATION_ONLY))
 
 integration-list:
@@ -33,6 +33,6 @@ demo:
 
 # CI smoke subset (reuses the kernel and kpatch-build caches when they exist): the
 # demo patch, booted, plus one refusal (changed initialized global data)
-integration-ci:
+integration-ci: deps all
 	$(INTEGRATION_DIR)/demo.sh
 	$(INTEGRATION_DIR)/suite.sh --only 14 --results test/out/integration/ci-results.txt

@@ -38,7 +38,11 @@ suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
-[ -x integration/smoke.sh ] && [ -z "${SKIP_INTEGRATION:-}" ] && suite integration-smoke integration/smoke.sh
+if [ -z "${SKIP_INTEGRATION:-}" ]; then
+	suite integration-smoke integration/smoke.sh
+	# the demo patch built by kpatch-build and booted, plus one refusal
+	suite integration-ci make --no-print-directory integration-ci
+fi
 
 echo
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
