@@ -274,6 +274,11 @@ if want release-mismatch; then
 	[ $RC -ne 0 ] && grep -q "original build (-s source, -c config) is kernel release 6.1.0-fake, but the booted kernel's tree .* is 6.1.0-other" "$OUT" &&
 		ok release-mismatch || ko release-mismatch "a different booted kernel release was accepted"
 fi
+if want default-vmlinux; then
+	kpb -s "$S" -c "$B/.config" -o "$T/o" -n defv "$T/p/cmdline.patch"
+	grep -q "using vmlinux $B/vmlinux" "$OUT" && grep -q 'done: ' "$OUT" &&
+		ok default-vmlinux || ko default-vmlinux "the vmlinux next to -c was not used"
+fi
 if want two-patches; then
 	mkpatch fork.patch kernel/fork.c 's/nr_forks++;/nr_forks += 2;/'
 	kpb "${STD[@]}" -n two "$T/p/cmdline.patch" "$T/p/fork.patch"
@@ -364,7 +369,9 @@ else
 			ok "$name" || ko "$name" "guest check failed (console $T/$name.console)"
 	}
 	if want kernel-cmdline; then
-		kpb "${KSTD[@]}" "$HERE/patches/cmdline-string.patch"
+		# exactly the command: -s and -c only (the vmlinux is the one next to the config)
+		kpb -s "$KSRC" -c "$KCONFIG" -o "$T/ko" "$HERE/patches/cmdline-string.patch"
+		grep -q "using vmlinux $KVMLINUX" "$OUT" || ko kernel-default-vmlinux "vmlinux next to the config not used"
 		ko_file=$T/ko/livepatch-cmdline-string.ko
 		if [ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
 			modinfo "$ko_file" | grep -q '^livepatch: *Y' ; then
