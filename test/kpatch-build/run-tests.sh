@@ -207,6 +207,26 @@ if want orig-build-resume; then
 		ok orig-build-resume || ko orig-build-resume "a failed original build was not resumed"
 	rm -rf "$T/cache2"
 fi
+if want interrupt-orig-build; then
+	# TERM during the original build: make and its children stop, no marker, resumable
+	OUT=$T/intr2.out; : > "$OUT"
+	FAKE_SLEEP=30 KPATCH_CACHE=$T/cache3 setsid "$KPB" "${STD[@]}" -n intr2 "$T/p/cmdline.patch" >> "$OUT" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 50); do grep -q 'building original kernel (not cached' "$OUT" && break; sleep 0.1; done
+	sleep 0.3; kill -TERM $pid; wait $pid; RC=$?
+	sleep 0.3
+	if [ $RC -ne 0 ] && grep -q 'interrupted' "$OUT" && ! pgrep -f "$S/scripts/fakebuild.sh" >/dev/null &&
+		! ls "$T"/cache3/kpatch-build/orig/*/.complete >/dev/null 2>&1 &&
+		[ -z "$(ls -A "$T/cache3/kpatch-build/tmp")" ]; then
+		OUT=$T/out
+		KPATCH_CACHE=$T/cache3 kpb "${STD[@]}" -n intr3 "$T/p/cmdline.patch"
+		grep -q 'resuming an interrupted build' "$OUT" && grep -q 'done: ' "$OUT" &&
+			ok interrupt-orig-build || ko interrupt-orig-build "the interrupted original build was not resumed"
+	else
+		ko interrupt-orig-build "rc=$RC; build still running, marker written or scratch left"
+	fi
+	OUT=$T/out; rm -rf "$T/cache3"
+fi
 if want broken-patch-cleanup; then
 	kpb "${STD[@]}" "$T/p/cmdline.patch" -n warmup   # builds the cache (differ may be absent)
 	grep -q 'building original kernel (not cached' "$OUT" || ko broken-patch-cleanup "first run did not build the original"

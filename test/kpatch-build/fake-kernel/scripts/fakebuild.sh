@@ -3,6 +3,7 @@
 set -e
 src=$1 obj=$2 what=$3 kcflags=$4
 cc=${CC:-gcc}
+[ -z "${FAKE_SLEEP:-}" ] || sleep "$FAKE_SLEEP"
 [ "${FAKE_FAIL:-}" != "$what" ] || { echo "fakebuild: forced failure of $what (FAKE_FAIL)" >&2; exit 1; }
 cd "$obj"
 compile() {	# compile SRC-RELATIVE-C
