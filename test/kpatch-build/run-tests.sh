@@ -434,6 +434,14 @@ else
 			ok kernel-module || ko kernel-module "in-tree module patch failed"
 		[ -f "$ko_file" ] && boot kernel-module-boot "$HERE/guest/module-kobject-example.sh" "$KOBJ/samples/kobject/kobject-example.ko" "$ko_file"
 	fi
+	if want kernel-two-parents; then
+		kpb "${KSTD[@]}" -n two-parents "$HERE/patches/cmdline-string.patch" "$HERE/patches/module-kobject-example.patch"
+		ko_file=$T/ko/livepatch-two-parents.ko
+		[ $RC -eq 0 ] && grep -q 'diffing fs/proc/cmdline.o: 1 function' "$OUT" &&
+			grep -q 'diffing samples/kobject/kobject-example.o: 1 function' "$OUT" &&
+			ok kernel-two-parents || ko kernel-two-parents "vmlinux + module patch failed"
+		[ -f "$ko_file" ] && boot kernel-two-parents-boot "$HERE/guest/two-parents.sh" "$KOBJ/samples/kobject/kobject-example.ko" "$ko_file"
+	fi
 	if want kernel-oot; then
 		if oot_ko=$(KOBJ=$KOBJ "$REPO/integration/build-extmod.sh" "$REPO/integration/smoke/extmod" "$T/oot-booted" 2>"$OUT"); then
 			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
