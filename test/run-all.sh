@@ -42,6 +42,9 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	suite integration-smoke integration/smoke.sh
 	# the demo patch built by kpatch-build and booted, plus one refusal
 	suite integration-ci make --no-print-directory integration-ci
+	# the whole boot-tested patch suite (about 80 s once the kernels are cached)
+	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
+		suite integration make --no-print-directory integration
 fi
 
 echo
