@@ -33,6 +33,14 @@ suite() {
 	echo "   ${line:-no summary} ($((SECONDS - start)) s, log $log/$name.log)"
 }
 
+# the reference kernel first (cached; about 3 minutes the first time), so
+# that the klp-convert and kpatch-build suites run their kernel cases too
+if [ -z "${SKIP_INTEGRATION:-}" ]; then
+	echo "== reference kernel (integration/kernel-cache.sh)"
+	integration/kernel-cache.sh --print-env > "$log/kernel.log" 2>&1 ||
+		{ tail -n 20 "$log/kernel.log"; echo "reference kernel build failed"; }
+fi
+
 suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
 suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
