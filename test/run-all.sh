@@ -38,7 +38,8 @@ suite() {
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	echo "== reference kernel (integration/kernel-cache.sh)"
 	integration/kernel-cache.sh --print-env > "$log/kernel.log" 2>&1 ||
-		{ tail -n 20 "$log/kernel.log"; echo "reference kernel build failed"; }
+		{ tail -n 20 "$log/kernel.log"; echo "reference kernel build failed";
+		  failed_suites+=(reference-kernel); total_fail=$((total_fail + 1)); }
 fi
 
 suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
