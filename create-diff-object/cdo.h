@@ -171,7 +171,4 @@ unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
 /* emit.c */
 void emit(struct cdo *c);
 
-/* report */
-void report(struct cdo *c);
-
 #endif
