@@ -1,6 +1,7 @@
 # kpatch-build/kpatch-build.mk: included by the top-level Makefile.
 # Builds kpatch-struct-sizes (special-section entry sizes from vmlinux DWARF, libdwarf)
 # and copies it next to the kpatch-build script, where kpatch-build looks for it.
+# install: the driver, its sourced lib/*.sh (next to the resolved script) and tools.
 KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: kpatch-build-tools
@@ -17,7 +18,8 @@ $(KPB_DIR)/kpatch-struct-sizes: $(B)/bin/kpatch-struct-sizes
 install: install-kpatch-build
 .PHONY: install-kpatch-build
 install-kpatch-build: kpatch-build-tools
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/kpatch-ng
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib
 	install -m 755 $(KPB_DIR)/kpatch-build $(KPB_DIR)/kpatch-cc \
 		$(KPB_DIR)/kpatch-struct-sizes $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
+	install -m 644 $(KPB_DIR)/lib/*.sh $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib/
 	ln -sf ../libexec/kpatch-ng/kpatch-build $(DESTDIR)$(PREFIX)/bin/kpatch-build

@@ -1,0 +1,204 @@
+# kpatch-build/lib/checks.sh: tools, inputs and pre-build checks (sourced by kpatch-build).
+#
+# Everything that can be refused is refused here, before anything is built or
+# written: the helper tools are located, the source tree, vmlinux, kbuild tree and
+# config are found (or defaulted) and validated, the configuration, compiler and
+# signing set-up are checked against the booted kernel, and the patch files are
+# parsed for the paths they touch (assembly, early boot code, build files, ... are
+# refused). Each refusal is a one-line error (die) with no log excerpt, because
+# there is no build output to show yet; the checks are kept together so that this
+# promise is easy to keep. find_inputs and the check_* functions set the globals
+# (SRCDIR, VMLINUX, KOBJ, CONFIG, CC_CMD, SIGN, CHANGED_FILES, ...) the build uses.
+
+# ---------------------------------------------------------------- tools
+find_tool() {
+	local t=$1 d
+	for d in ${KPATCH_TOOLS_DIR:+"$KPATCH_TOOLS_DIR"} "$SELF_DIR/../$t" "$SELF_DIR" \
+		"$SELF_DIR/../libexec/kpatch-ng" "$SELF_DIR/../lib/kpatch-ng" "$SELF_DIR/../../bin"; do
+		[ -x "$d/$t" ] && [ -f "$d/$t" ] && { echo "$d/$t"; return 0; }
+	done
+	command -v "$t" 2>/dev/null
+}
+find_kmod_template() {
+	local d
+	for d in ${KPATCH_KMOD_DIR:+"$KPATCH_KMOD_DIR"} "$SELF_DIR/../kmod/patch" \
+		"$SELF_DIR/../share/kpatch-ng/kmod/patch" "$SELF_DIR/../../share/kpatch-ng/kmod/patch"; do
+		[ -d "$d" ] && { (cd "$d" && pwd); return 0; }
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- inputs
+find_inputs() {
+	KPATCH_CACHE=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
+	KB_CACHE=$KPATCH_CACHE/kpatch-build
+	UNAME_R=$(uname -r)
+
+	if [ -n "$OOT_MODULE" ]; then
+		[ -f "$OOT_MODULE" ] || die "out-of-tree module $OOT_MODULE not found"
+		[ -d "$OOT_SRC" ] || die "out-of-tree module source $OOT_SRC not found"
+		[ -f "$OOT_SRC/Kbuild" ] || [ -f "$OOT_SRC/Makefile" ] || die "$OOT_SRC has no Kbuild or Makefile"
+		OOT_MODULE=$(readlink -f "$OOT_MODULE"); OOT_SRC=$(readlink -f "$OOT_SRC")
+		OOT_NAME=$(modinfo -F name "$OOT_MODULE" 2>/dev/null)
+		[ -n "$OOT_NAME" ] || OOT_NAME=$(basename "$OOT_MODULE" .ko)
+		OOT_NAME=${OOT_NAME//-/_}
+	fi
+	if [ -n "$OOT_MODULE" ] && [ -z "$SRCDIR" ]; then
+		:	# the kernel source is not needed to rebuild an out-of-tree module
+	elif [ -z "$SRCDIR" ]; then
+		for d in "/lib/modules/$UNAME_R/source" "/usr/src/linux-source-${UNAME_R%%-*}" \
+			"/usr/src/linux-$UNAME_R"; do
+			[ -f "$d/Makefile" ] && [ -d "$d/kernel" ] && { SRCDIR=$d; break; }
+		done
+		[ -n "$SRCDIR" ] || die "kernel source of the running kernel ($UNAME_R) not found; pass -s <source dir> (for the reference kernel: -s \$KSRC -c \$KCONFIG -v \$KVMLINUX from 'integration/kernel-cache.sh --print-env')"
+	fi
+	if [ -z "$OOT_MODULE" ]; then
+		[ -f "$SRCDIR/Makefile" ] && [ -d "$SRCDIR/kernel" ] || die "$SRCDIR does not look like a kernel source tree (no Makefile/kernel/)"
+		SRCDIR=$(readlink -f "$SRCDIR")
+		for f in .config include/config include/generated arch/x86/include/generated; do
+			[ -e "$SRCDIR/$f" ] && die "source tree $SRCDIR is not clean ($f exists); kpatch-build builds out of tree (O=) and kbuild refuses a built-in tree: use a clean copy or 'make mrproper' it"
+		done
+	fi
+
+	if [ -z "$VMLINUX" ]; then
+		# -c inside a kernel build tree (the reference kernel: -c $KOBJ/.config): its vmlinux
+		for f in ${CONFIG:+"$(dirname "$CONFIG")/vmlinux"} "/usr/lib/debug/boot/vmlinux-$UNAME_R" "/usr/lib/debug/lib/modules/$UNAME_R/vmlinux" \
+			"/lib/modules/$UNAME_R/build/vmlinux"; do
+			[ -f "$f" ] && { VMLINUX=$f; break; }
+		done
+		[ -n "$VMLINUX" ] || die "the booted kernel's vmlinux not found; pass -v <vmlinux of the booted kernel>"
+		info "using vmlinux $VMLINUX"
+	fi
+	[ -f "$VMLINUX" ] || die "vmlinux $VMLINUX not found"
+	VMLINUX=$(readlink -f "$VMLINUX")
+	head -c 4 "$VMLINUX" | grep -q 'ELF' || die "$VMLINUX is not an ELF file"
+
+	if [ -z "$KOBJ" ]; then
+		d=$(dirname "$VMLINUX")
+		if [ -f "$d/Module.symvers" ] && [ -f "$d/Makefile" ]; then KOBJ=$d
+		elif [ -f "/lib/modules/$UNAME_R/build/Module.symvers" ]; then KOBJ=/lib/modules/$UNAME_R/build
+		else die "the booted kernel's kbuild tree (Module.symvers, Makefile) not found next to $VMLINUX; pass -k <dir>"
+		fi
+	fi
+	[ -f "$KOBJ/Makefile" ] && [ -f "$KOBJ/Module.symvers" ] || die "$KOBJ is not a kbuild output tree (needs Makefile and Module.symvers)"
+	KOBJ=$(readlink -f "$KOBJ")
+
+	if [ -z "$CONFIG" ]; then
+		for f in "$KOBJ/.config" "/boot/config-$UNAME_R"; do
+			[ -f "$f" ] && { CONFIG=$f; break; }
+		done
+		[ -n "$CONFIG" ] || die "kernel config not found; pass -c <the booted kernel's .config>"
+	fi
+	[ -f "$CONFIG" ] || die "config file $CONFIG not found"
+	CONFIG=$(readlink -f "$CONFIG")
+}
+
+cfg() { sed -n "s/^CONFIG_$1=//p" "$CONFIG" | head -n1; }
+unquote() { local v=${1#\"}; echo "${v%\"}"; }
+
+# ---------------------------------------------------------------- checks
+# kernel configuration
+check_config() {
+	for opt in MODULES LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
+		[ "$(cfg $opt)" = y ] || die "CONFIG_$opt is not enabled in $CONFIG: the kernel cannot load live patches built this way"
+	done
+	grep -qx 'CONFIG_X86_64=y' "$CONFIG" || die "$CONFIG is not an x86_64 configuration (only x86_64 is supported)"
+}
+
+# compiler
+# "gcc (Debian 12.2.0-14) 12.2.0" -> "(Debian 12.2.0-14) 12.2.0" ; same for GCC: lines
+cc_ident() { local s=$1; s=${s#GCC: }; case $s in \(*) ;; *) s=${s#* };; esac; echo "$s"; }
+check_compiler() {
+	CC_CMD=${CC:-gcc}
+	CC_FIRST=$($CC_CMD --version 2>/dev/null | head -n1) || true
+	[ -n "$CC_FIRST" ] || die "compiler '$CC_CMD' not found or not runnable (set CC)"
+	if [ $SKIP_CC_CHECK = 0 ]; then
+		want=$(unquote "$(cfg CC_VERSION_TEXT)")
+		if [ -n "$want" ] && [ "$(cc_ident "$want")" != "$(cc_ident "$CC_FIRST")" ]; then
+			die "compiler mismatch: the kernel was built with '$want' (CONFIG_CC_VERSION_TEXT), '$CC_CMD' is '$CC_FIRST' (set CC, or --skip-compiler-check)"
+		fi
+		vcomment=$(readelf -p .comment "$VMLINUX" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | grep -m1 '^GCC: ' || true)
+		if [ -n "$vcomment" ] && [ "$(cc_ident "$vcomment")" != "$(cc_ident "$CC_FIRST")" ]; then
+			die "compiler mismatch: $VMLINUX was built with '${vcomment#GCC: }' (.comment), '$CC_CMD' is '$CC_FIRST' (set CC, or --skip-compiler-check)"
+		fi
+	fi
+}
+
+# module signing
+check_signing() {
+	SIGN=0
+	if [ "$(cfg MODULE_SIG)" = y ]; then
+		SIGKEY=$(unquote "$(cfg MODULE_SIG_KEY)"); SIGKEY=${SIGKEY:-certs/signing_key.pem}
+		case $SIGKEY in /*) ;; pkcs11:*) ;; *) SIGKEY=$KOBJ/$SIGKEY ;; esac
+		SIGHASH=$(unquote "$(cfg MODULE_SIG_HASH)"); SIGHASH=${SIGHASH:-sha256}
+		if [ -r "$SIGKEY" ] && [ -x "$KOBJ/scripts/sign-file" ] && [ -r "$KOBJ/certs/signing_key.x509" ]; then
+			SIGN=1
+		elif [ "$(cfg MODULE_SIG_FORCE)" = y ]; then
+			die "the kernel only loads signed modules (CONFIG_MODULE_SIG_FORCE) but the signing key $SIGKEY (and $KOBJ/certs/signing_key.x509, scripts/sign-file) is not available"
+		else
+			warn "module signing key not found ($SIGKEY): the module will be unsigned and taint the kernel"
+		fi
+	fi
+}
+
+# patch files: which paths they touch, refusals
+# prints "old<TAB>new" per file of a unified diff (-p1 stripped; /dev/null kept)
+patch_files() {
+	awk '
+	function strip(p) { sub(/\t.*/, "", p); sub(/^"/, "", p); sub(/"$/, "", p)
+		if (p == "/dev/null") return p; sub(/^[^\/]*\//, "", p); return p }
+	# inside a hunk: count its lines, so that a removed line "-- x" is not a header
+	left_old > 0 || left_new > 0 {
+		c = substr($0, 1, 1)
+		if (c == " " || $0 == "") { left_old--; left_new-- }
+		else if (c == "-") left_old--
+		else if (c == "+") left_new--
+		else if (c != "\\") { left_old = 0; left_new = 0 }
+		if (c == " " || c == "-" || c == "+" || c == "\\" || $0 == "") next
+	}
+	/^@@ / {
+		split($2, a, ","); left_old = (2 in a) ? a[2] + 0 : 1
+		split($3, b, ","); left_new = (2 in b) ? b[2] + 0 : 1
+		next
+	}
+	/^diff --git / { gitold = "" }
+	/^rename from / { gitold = substr($0, 13) } /^rename to / { print gitold "\t" substr($0, 11) }
+	/^copy from / { gitold = substr($0, 11) } /^copy to / { print "/dev/null\t" substr($0, 9) }
+	/^GIT binary patch/ || /^Binary files / { print "BINARY\tBINARY" }
+	/^--- / { old = strip(substr($0, 5)); next }
+	/^\+\+\+ / && old != "" { print old "\t" strip(substr($0, 5)); old = ""; next }
+	' "$1"
+}
+check_patches() {
+	CHANGED_FILES=()	# relative paths (new names) the patches change, unique
+	declare -gA SEEN_FILE=()
+	for p in "${PATCHES[@]}"; do
+		n=0
+		while IFS=$'\t' read -r old new; do
+			n=$((n + 1))
+			[ "$old" != BINARY ] || die "$p: binary patches are not supported"
+			for f in "$old" "$new"; do
+				[ "$f" != /dev/null ] || continue
+				case $f in
+				*/../*|../*|/*) die "$p: suspicious path '$f' (patches are applied with -p1 in the source root)" ;;
+				*.lds|*.lds.S|*.lds.h)
+					die "$p: changes linker script $f: cannot be live-patched" ;;
+				*.S|*.s) die "$p: changes assembly source $f: assembly cannot be live-patched" ;;
+				*/vdso/*|*/vdso32/*|*/vsyscall/*) die "$p: changes vdso code $f: it runs in user space and cannot be live-patched" ;;
+				arch/*/boot/*|arch/x86/realmode/*|arch/x86/purgatory/*|arch/x86/kernel/head64.c|arch/x86/kernel/head32.c|arch/x86/kernel/head_*|arch/x86/mm/mem_encrypt_identity.c|arch/x86/kernel/ebda.c|arch/x86/platform/pvh/*)
+					die "$p: changes early boot code $f: it has run before live patching exists and cannot be patched" ;;
+				Makefile|*/Makefile|Kbuild|*/Kbuild|Kconfig*|*/Kconfig*|*.mk)
+					die "$p: changes build file $f: the build configuration of the running kernel cannot change" ;;
+				scripts/*|tools/*|usr/*) die "$p: changes build tool or user-space code $f: not part of the running kernel" ;;
+				esac
+			done
+			if [ "$new" != /dev/null ] && [ -z "${SEEN_FILE[$new]:-}" ]; then
+				SEEN_FILE[$new]=1; CHANGED_FILES+=("$new")
+			fi
+			if [ "$new" = /dev/null ] && [ -z "${SEEN_FILE[$old]:-}" ]; then
+				SEEN_FILE[$old]=1; CHANGED_FILES+=("$old")
+			fi
+		done < <(patch_files "$p")
+		[ $n -gt 0 ] || die "$p: not a unified diff (no '--- a/...' / '+++ b/...' file headers)"
+	done
+}

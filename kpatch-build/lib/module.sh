@@ -1,0 +1,167 @@
+# kpatch-build/lib/module.sh: patch-module prebuild, parent data, diff, module
+# build, klp-convert, signing (sourced by kpatch-build).
+#
+# Everything that turns the ORIG/PATCHED object pairs into livepatch-NAME.ko: the
+# kmod/patch template is copied and prebuilt in the background from the start
+# (module_prebuild) so that the final link only replays kbuild's saved commands;
+# the booted parents' symtabs and special-section struct sizes are read (cached per
+# vmlinux); create-diff-object runs per object (exit 3: nothing changed, 2: refusal);
+# the outputs are linked into the template module, converted by klp-convert, signed
+# if the kernel wants it, and written atomically to the output directory. Kept
+# together because these steps share the module directory and the parents table.
+
+# the patch-module template (its build starts in the background)
+module_prebuild() {
+	MOD=$SCRATCH/module
+	TPL=$(find_kmod_template) || die "the patch-module template kmod/patch was not found"
+	mkdir -p "$MOD" && cp -a "$TPL/." "$MOD/" || die "cannot copy the template $TPL"
+	# kmod/include (kpatch-macros.h, kpatch-syscall.h) is on the include path of every
+	# patched compile, searched last (-idirafter), so patches can #include "kpatch-macros.h"
+	KMOD_INC=$(cd "$TPL/../include" 2>/dev/null && pwd) || die "kmod/include not found next to the template $TPL"
+	MKARGS=(KPATCH_NAME="$NAME")
+	[ $NONREPLACE = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
+	# The whole module is prebuilt with an empty patch-objs.o: the template object,
+	# the .mod.c and its object exist by the time the differ is done, and the final
+	# make relinks (kbuild recompiles the .mod.c only if modpost changed it).
+	: > "$SCRATCH/prebuild.log"
+	${CC_CMD} -c -x c /dev/null -o "$MOD/patch-objs.o" 2>>"$SCRATCH/prebuild.log" &&
+		touch -d '2000-01-01' "$MOD/patch-objs.o" &&
+		{ setsid make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" >> "$SCRATCH/prebuild.log" 2>&1 & } &&
+		PREBUILD_PID=$! && PIDS+=("$PREBUILD_PID")
+}
+
+# ---------------------------------------------------------------- parent data
+# symtab (readelf -s --wide) and special-section struct sizes of the booted
+# vmlinux, cached by its identity
+parent_symtab() {	# $1 parent name -> path of its symtab
+	local p=$1 ko f
+	if [ "$p" = vmlinux ]; then echo "$PCACHE/vmlinux.symtab"; return 0; fi
+	if [ -n "$OOT_MODULE" ] && [ "$p" = "$OOT_NAME" ]; then
+		readelf -s --wide "$OOT_MODULE" > "$SCRATCH/$p.symtab" || return 1
+		echo "$SCRATCH/$p.symtab"; return 0
+	fi
+	f=$PCACHE/$p.symtab
+	if [ ! -s "$f" ]; then
+		ko=$(grep -E "(^|/)$p\.ko$" "$OBJ/modules.order" 2>/dev/null | head -n1)
+		for ko in "$KOBJ/$ko" $(find "/lib/modules/$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)" -name "$p.ko" 2>/dev/null | head -n1); do
+			[ -f "$ko" ] && break
+		done
+		[ -f "$ko" ] || return 1
+		readelf -s --wide "$ko" > "$f.$$" && mv "$f.$$" "$f" || return 1
+	fi
+	echo "$f"
+}
+read_parent_data() {
+	step_quiet "reading symbols and special-section struct sizes of $VMLINUX"
+	vid=$(stat -c '%n %s %Y' "$VMLINUX" | sha256sum | cut -c1-16)
+	PCACHE=$KB_CACHE/parent/$vid
+	mkdir -p "$PCACHE"
+	if [ ! -s "$PCACHE/vmlinux.symtab" ]; then
+		readelf -s --wide "$VMLINUX" > "$PCACHE/vmlinux.symtab.$$" 2>>"$LOG" &&
+			mv "$PCACHE/vmlinux.symtab.$$" "$PCACHE/vmlinux.symtab" || fail "readelf -s $VMLINUX failed"
+	fi
+	if [ ! -f "$PCACHE/struct-sizes" ]; then
+		SS=$(find_tool kpatch-struct-sizes) || fail "kpatch-struct-sizes not found (run 'make' in the kpatch-ng tree)"
+		"$SS" "$VMLINUX" > "$PCACHE/struct-sizes.$$" 2>>"$LOG" &&
+			mv "$PCACHE/struct-sizes.$$" "$PCACHE/struct-sizes" ||
+			fail "reading special-section struct sizes from the debug info of $VMLINUX failed (needs CONFIG_DEBUG_INFO)"
+	fi
+	while IFS='=' read -r k v; do
+		case $k in *_STRUCT_SIZE) export "$k=$v" ;; esac
+	done < "$PCACHE/struct-sizes"
+	echo "struct sizes: $(tr '\n' ' ' < "$PCACHE/struct-sizes")" >> "$LOG"
+}
+
+# ---------------------------------------------------------------- diff
+diff_objects() {
+	CDO=$(find_tool create-diff-object) || fail "create-diff-object not found (run 'make' in the kpatch-ng tree, or set KPATCH_TOOLS_DIR)"
+	mkdir -p "$SCRATCH/diff"
+	DIFFED=()
+	declare -gA PARENTS=()	# parent name -> its symtab
+	while read -r o orig_o patched_o p; do
+		pname=${p//-/_}
+		step_quiet "diffing $o"
+		symtab=$(parent_symtab "$p") || fail "cannot find the booted module $p.ko for $o (looked in $KOBJ and /lib/modules)"
+		out=$SCRATCH/diff/${o//\//__}
+		cdo_args=(); [ $DEBUG = 1 ] && cdo_args=(--debug)
+		echo "+ $CDO ${cdo_args[*]} $orig_o $patched_o $pname $symtab $SYMVERS $MODNAME $out" >> "$LOG"
+		cdo_out=$("$CDO" "${cdo_args[@]}" "$orig_o" "$patched_o" "$pname" "$symtab" "$SYMVERS" "$MODNAME" "$out" 2>&1 < /dev/null)
+		rc=$?
+		echo "$cdo_out" >> "$LOG"
+		case $rc in
+		0)
+			nf=$(readelf -SW "$out" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] \.kpatch\.funcs  *[A-Z_]*  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p' | head -n1)
+			nf=$(( 16#${nf:-0} / 32 ))
+			changed=$(echo "$cdo_out" | sed -n 's/.*changed function: *//p' | tr '\n' ' ')
+			step_show "diffing $o: $nf function(s) changed${changed:+: $changed}"
+			DIFFED+=("$out"); PARENTS[$pname]=$symtab ;;
+		3) step_show "diffing $o: no function changed" ;;
+		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(echo "$cdo_out" | grep -m1 -v '^$' )" >&2
+		   echo "$TOOLNAME: log: $LOG" >&2; exit 2 ;;
+		*) fail "create-diff-object failed on $o (exit $rc): $(echo "$cdo_out" | tail -n1)" ;;
+		esac
+	done < "$SCRATCH/diff-list"
+	STEP="diffing $(wc -l < "$SCRATCH/diff-list") object(s)"
+	[ ${#DIFFED[@]} -gt 0 ] || fail "no function changed: the patch changes nothing that can be live-patched (only line numbers, comments or unused code?)"
+}
+
+# ---------------------------------------------------------------- module
+# Relink fast: replay kbuild's own saved commands of the prebuild (.cmd files of
+# the module directory) for the link, modpost, the .mod.o if modpost changed the
+# .mod.c, and the .ko link; make is the fallback (and the path for BTF modules).
+mod_replay() {	# $1: a target in $MOD; runs the command kbuild saved for it, in $KOBJ
+	local t=$1 c
+	c=$(sed -n "s|^cmd_$t := ||p" "$(dirname "$t")/.$(basename "$t").cmd" 2>/dev/null | head -n1 |
+		sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
+	[ -n "$c" ] || return 1
+	echo "+ [$(elapsed)s] (cd $KOBJ && $c)" >> "$LOG"
+	(cd "$KOBJ" && sh -c "$c") >> "$LOG" 2>&1
+}
+fast_relink() {
+	local m=$MOD/$MODNAME
+	[ "$(cfg DEBUG_INFO_BTF_MODULES)" != y ] && [ -f "$m.ko" ] && [ -f "$m.mod.c" ] || return 1
+	cp -p "$m.mod.c" "$SCRATCH/mod.c.prev" || return 1
+	mod_replay "$m.o" && mod_replay "$MOD/Module.symvers" || return 1
+	if ! cmp -s "$m.mod.c" "$SCRATCH/mod.c.prev"; then
+		mod_replay "$m.mod.o" || return 1
+	fi
+	rm -f "$m.ko" && mod_replay "$m.ko" && [ -s "$m.ko" ]
+}
+build_module() {
+	step "building $MODNAME.ko (${#DIFFED[@]} object(s)) against $KOBJ"
+	if [ -n "${PREBUILD_PID:-}" ]; then
+		wait "$PREBUILD_PID"; rc=$?
+		cat "$SCRATCH/prebuild.log" >> "$LOG"
+		# a failed prebuild only costs the fast path: make below reports real errors
+		[ $rc -eq 0 ] || { echo "(prebuild failed, exit $rc)" >> "$LOG"; PREBUILD_PID=; }
+	fi
+	rm -f "$MOD/patch-objs.o"
+	logrun ld -r -o "$MOD/patch-objs.o" "${DIFFED[@]}" || fail "ld -r of the differ outputs failed"
+	if [ -n "${PREBUILD_PID:-}" ] && fast_relink; then
+		:
+	else
+		echo "(no fast relink: running kbuild)" >> "$LOG"
+		logrun make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" || fail "kbuild of the patch module failed"
+	fi
+	inko=$(ls "$MOD"/*.ko 2>/dev/null | head -n1)
+	[ -n "$inko" ] || fail "kbuild built no .ko in $MOD"
+}
+
+convert_klp() {
+	step "converting klp relocations"
+	KLPC=$(find_tool klp-convert) || fail "klp-convert not found (run 'make' in the kpatch-ng tree)"
+	final=$SCRATCH/$MODNAME.ko
+	klpc_args=()
+	for p in "${!PARENTS[@]}"; do
+		klpc_args+=(--symtab "$p=${PARENTS[$p]}")
+		[ "$p" = vmlinux ] || klpc_args+=(--object "$p")
+	done
+	logrun "$KLPC" "${klpc_args[@]}" "$inko" "$final" || fail "klp-convert $inko failed"
+	if [ $SIGN = 1 ]; then
+		step "signing with $SIGKEY"
+		logrun "$KOBJ/scripts/sign-file" "$SIGHASH" "$SIGKEY" "$KOBJ/certs/signing_key.x509" "$final" ||
+			fail "signing the module failed"
+	fi
+	cp -f "$final" "$OUTDIR/$MODNAME.ko.tmp.$$" && mv -f "$OUTDIR/$MODNAME.ko.tmp.$$" "$OUTDIR/$MODNAME.ko" ||
+		fail "cannot write $OUTDIR/$MODNAME.ko"
+}

@@ -1,0 +1,167 @@
+# kpatch-build/lib/original.sh: cache key and cached original kernel build
+# (sourced by kpatch-build).
+#
+# The original objects are the kernel built once with -ffunction-sections
+# -fdata-sections, out of tree, and kept in $KPATCH_CACHE/kpatch-build/orig/<key>/
+# (key: source, version, Makefile, localversion, targets, compiler, config). This is
+# the expensive part of kpatch-build (minutes, against about a second for the rest),
+# so its rules are kept together: the key, the flock protocol (shared while a run
+# reads the entry, exclusive while building), resuming an interrupted build, the
+# object index, and the in-place-edit check that, run in the background, may make
+# the run start over with a refreshed cache (orig_recheck_newer).
+
+# ---------------------------------------------------------------- cache key
+orig_cache_key() {
+	kver=$(awk -F' *= *' '/^(VERSION|PATCHLEVEL|SUBLEVEL|EXTRAVERSION) *=/ { v[$1] = $2 }
+		END { printf "%s.%s.%s%s", v["VERSION"], v["PATCHLEVEL"], v["SUBLEVEL"], v["EXTRAVERSION"] }' "$SRCDIR/Makefile")
+	KEY_RECIPE=1
+	CACHE_KEY=$({
+		echo "recipe $KEY_RECIPE"
+		echo "source $SRCDIR $kver $(stat -c '%s %Y' "$SRCDIR/Makefile")"
+		ls -1 "$SRCDIR" | grep '^localversion' | while read -r f; do echo "$f $(cat "$SRCDIR/$f")"; done
+		echo "targets ${TARGETS[*]}"
+		$CC_CMD --version 2>&1 | head -n1
+		sha256sum < "$CONFIG"
+	} | sha256sum | cut -c1-16)
+	ORIG=$KB_CACHE/orig/$CACHE_KEY
+	OBJ=$ORIG/obj
+	MARKER=$ORIG/.complete
+	# In the background: was a C source or header of the tree changed in place after
+	# the cached original build? The answer is awaited only after the patched compiles
+	# (it takes a walk over the whole tree); if yes, the run starts over with the check
+	# done first (KPB_SYNC_CHECK=1), which refreshes the cache incrementally.
+	if [ -f "$MARKER" ] && [ -z "${KPB_SYNC_CHECK:-}" ]; then
+		find "$SRCDIR" -newer "$MARKER" -type f \( -name '*.c' -o -name '*.h' \) -print -quit \
+			> "$SCRATCH/newer" 2>/dev/null &
+		NEWER_PID=$!
+	fi
+}
+
+# ---------------------------------------------------------------- original build (cached)
+build_original() {
+	local blog=$ORIG/build.log t0=$SECONDS
+	mkdir -p "$OBJ"
+	if [ -f "$OBJ/.config" ] && [ -z "${REFRESH:-}" ]; then
+		info "resuming an interrupted build in $OBJ (kbuild rebuilds what is incomplete)"
+	fi
+	{
+		echo "source=$SRCDIR"
+		echo "kernelversion=$kver"
+		echo "config=$CONFIG"
+		echo "config_sha256=$(sha256sum < "$CONFIG" | cut -d' ' -f1)"
+		echo "cc=$CC_CMD"
+		echo "cc_version=$CC_FIRST"
+		echo "targets=${TARGETS[*]}"
+	} > "$ORIG/info"
+	cp "$CONFIG" "$OBJ/.config" || return 1
+	echo "build log: $blog" >> "$LOG"
+	local mk=(make -C "$SRCDIR" O="$OBJ" ${CC:+CC="$CC_CMD"})
+	{ echo "+ ${mk[*]} olddefconfig"; "${mk[@]}" olddefconfig; } >> "$blog" 2>&1 || return 1
+	if ! cmp -s <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config"); then
+		warn "olddefconfig changed the configuration (source and config do not match?): $(diff <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
+	fi
+	echo "+ ${mk[*]} -j$JOBS KCFLAGS=... ${TARGETS[*]}" >> "$blog"
+	setsid "${mk[@]}" -j"$JOBS" KCFLAGS="-ffunction-sections -fdata-sections" "${TARGETS[@]}" >> "$blog" 2>&1 &
+	BUILD_PID=$!
+	wait $BUILD_PID || { BUILD_PID=; return 1; }
+	BUILD_PID=
+	index_original || return 1
+	echo "build_seconds=$((SECONDS - t0))" >> "$ORIG/info"
+	echo "done $(date -u +%FT%TZ)" > "$MARKER.tmp" && mv "$MARKER.tmp" "$MARKER"
+}
+
+# objects.idx: "<object> <source> <parent>" for every C object of the build;
+# parent = vmlinux, a module name, or "-" (linked nowhere)
+index_original() {
+	local mod mf o
+	declare -A parent=()
+	if [ -f "$OBJ/modules.order" ]; then
+		while read -r mod; do
+			mod=${mod%.ko}; mod=${mod%.o}
+			mf=$OBJ/$mod.mod
+			[ -f "$mf" ] || continue
+			for o in $(cat "$mf"); do parent[$o]=$(basename "$mod"); done
+		done < "$OBJ/modules.order"
+	fi
+	for a in vmlinux.a lib/lib.a arch/x86/lib/lib.a; do
+		[ -f "$OBJ/$a" ] || continue
+		while read -r o; do
+			[ -n "${parent[$o]:-}" ] || parent[$o]=vmlinux
+		done < <(cd "$OBJ" && ar t "$a" | sed "s|^\./||")
+	done
+	(cd "$OBJ" && find . -name '.*.o.cmd' -type f | sed 's|^\./||' | sort) > "$ORIG/cmdfiles"
+	(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" awk '/^source_/ { sub(/^source_/, ""); split($0, a, " := "); print a[1], a[2]; nextfile }') |
+	while read -r o src; do
+		echo "$o $src ${parent[$o]:--}"
+	done > "$ORIG/objects.idx.tmp" || return 1
+	mv "$ORIG/objects.idx.tmp" "$ORIG/objects.idx"
+}
+
+# Readers share the lock for the whole run; a build takes it exclusively.
+lock_wait() {
+	flock -n "$1" "$LOCK_FD" || {
+		info "waiting for another kpatch-build using the original build $CACHE_KEY"
+		flock "$1" "$LOCK_FD"
+	}
+}
+find_newer() { find "$SRCDIR" -newer "$MARKER" -type f \( -name '*.c' -o -name '*.h' \) -print -quit 2>/dev/null; }
+cache_ready() {
+	[ -f "$MARKER" ] || return 1
+	[ -z "${NEWER_PID:-}" ] || return 0	# checked later, see above
+	newer=$(find_newer)
+	[ -z "$newer" ]
+}
+orig_build_failed() {
+	echo "---- tail of $ORIG/build.log ----" >> "$LOG"; tail -n 20 "$ORIG/build.log" >> "$LOG"
+	fail "original build failed (build log $ORIG/build.log)"
+}
+orig_build_cached() {
+	mkdir -p "$KB_CACHE/orig"
+	exec {LOCK_FD}>>"$KB_CACHE/orig/$CACHE_KEY.lock"
+	newer=
+	lock_wait -s
+	if cache_ready; then
+		step "building original kernel (cached: $ORIG)"
+	else
+		lock_wait -x		# (flock converts: the shared lock is dropped first)
+		if cache_ready; then
+			step "building original kernel (cached: $ORIG, built by a concurrent run)"
+		elif [ -f "$MARKER" ]; then
+			step "building original kernel (refreshing the cached build $ORIG)"
+			warn "$newer changed after the cached original build; rebuilding it incrementally"
+			rm -f "$MARKER"
+			REFRESH=1 build_original || orig_build_failed
+		else
+			step "building original kernel (not cached: $kver, -j$JOBS, into $ORIG; this takes a while)"
+			build_original || orig_build_failed
+			info "original build complete ($(sed -n 's/^build_seconds=//p' "$ORIG/info")s)"
+		fi
+		# from here on the cache entry is only read
+		flock -s "$LOCK_FD"
+	fi
+	ORIG_CC=$(sed -n 's/^cc=//p' "$ORIG/info")
+	# the original build must be the booted kernel's source and configuration
+	krel_orig=$(cat "$OBJ/include/config/kernel.release" 2>/dev/null)
+	krel_boot=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)
+	if [ -n "$krel_orig" ] && [ -n "$krel_boot" ] && [ "$krel_orig" != "$krel_boot" ]; then
+		fail "the original build (-s source, -c config) is kernel release $krel_orig, but the booted kernel's tree $KOBJ is $krel_boot: pass the booted kernel's source (-s) and config (-c)"
+	fi
+}
+
+# the background in-place-edit check started by orig_cache_key: if a C source or
+# header is newer than the cached build, start over (KPB_SYNC_CHECK=1)
+orig_recheck_newer() {
+	if [ -n "${NEWER_PID:-}" ]; then
+		wait "$NEWER_PID"; NEWER_PID=
+		newer=$(cat "$SCRATCH/newer")
+		if [ -n "$newer" ]; then
+			warn "$newer changed after the cached original build; starting over with a refreshed cache"
+			for pid in "${PIDS[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+			wait 2>/dev/null
+			rm -rf "$SCRATCH"
+			exec {LOCK_FD}>&-
+			trap - EXIT INT TERM HUP
+			KPB_SYNC_CHECK=1 KPB_T_START=$T_START exec "${ARGV[@]}"
+		fi
+	fi
+}

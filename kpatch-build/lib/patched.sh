@@ -1,0 +1,225 @@
+# kpatch-build/lib/patched.sh: patched overlay, affected objects, patched build
+# (sourced by kpatch-build).
+#
+# The patched objects are made without make and without touching the user's tree:
+# the patches are applied to a symlink farm of the source (apply_patches), the
+# objects compiled from the changed files are found from the cached build's index
+# and kbuild dependency lists (find_affected), and each one's own compile command is
+# replayed through kpatch-cc, -j at a time, in a symlink farm of the cached object
+# tree (build_patched). patched_diff_list then pairs each recompiled object with its
+# original for the diff. These steps share the overlay and object-tree layout, which
+# is why they are one file.
+
+# ---------------------------------------------------------------- patched overlay
+# $OVL mirrors $SRCDIR with symlinks; the directories on the path of each changed
+# file are real directories and each changed file a private copy, so patch(1)
+# writes only inside the scratch directory.
+ovl_dir() {	# make OVL/$1 (a directory of the tree, "" = root) a real directory
+	local rel=$1 parent entry name
+	[ -z "$rel" ] && [ -d "$OVL" ] && [ ! -L "$OVL" ] && return 0
+	if [ -n "$rel" ]; then
+		parent=$(dirname "$rel"); [ "$parent" = . ] && parent=
+		ovl_dir "$parent" || return 1
+		[ -d "$OVL/$rel" ] && [ ! -L "$OVL/$rel" ] && return 0
+		rm -f "$OVL/$rel"
+	fi
+	mkdir -p "$OVL${rel:+/$rel}" || return 1
+	[ -d "$SRCDIR${rel:+/$rel}" ] || return 0
+	local entries=()
+	for entry in "$SRCDIR${rel:+/$rel}"/* "$SRCDIR${rel:+/$rel}"/.[!.]*; do
+		[ -e "$entry" ] || [ -L "$entry" ] || continue
+		entries+=("$entry")
+	done
+	[ ${#entries[@]} -eq 0 ] || ln -s "${entries[@]}" "$OVL${rel:+/$rel}/" || return 1
+}
+ovl_file() {	# private copy of file $1 in the overlay (absent if the source lacks it)
+	local rel=$1 d
+	d=$(dirname "$rel"); [ "$d" = . ] && d=
+	ovl_dir "$d" || return 1
+	if [ -L "$OVL/$rel" ]; then
+		rm -f "$OVL/$rel"
+		[ -d "$SRCDIR/$rel" ] && return 1
+		cp -p "$SRCDIR/$rel" "$OVL/$rel" || return 1
+	fi
+	return 0
+}
+
+apply_patches() {
+	OVL=$SCRATCH/src
+	step "applying ${#PATCHES[@]} patch(es) to a private overlay of $SRCDIR"
+	for f in "${CHANGED_FILES[@]}"; do
+		ovl_file "$f" || fail "cannot prepare $f in the overlay"
+	done
+	for p in "${PATCHES[@]}"; do
+		pabs=$(readlink -f "$p")
+		out=$(cd "$OVL" && patch -p1 --dry-run -t -N --no-backup-if-mismatch -i "$pabs" 2>&1); rc=$?
+		echo "$out" >> "$LOG"
+		if [ $rc -ne 0 ]; then
+			die "patch $p does not apply to $SRCDIR: $(echo "$out" | grep -m1 -iE 'FAILED|can.t find|No such|malformed|Reversed|garbage|Only garbage' || echo "$out" | tail -n1)"
+		fi
+		if echo "$out" | grep -q 'with fuzz'; then
+			warn "patch $p applies with fuzz: $(echo "$out" | grep -m1 'with fuzz') — check that it does what you mean"
+		fi
+		logrun patch -d "$OVL" -p1 -t -N --no-backup-if-mismatch -s -i "$pabs" ||
+			fail "applying $p failed after a successful dry run"
+	done
+}
+
+# ---------------------------------------------------------------- affected objects
+# awk: norm(path) removes "." and "dir/.." components (dependency lists keep
+# paths as the preprocessor built them: ".../vdso/../../lib/vdso/x.c")
+AWK_NORM='function norm(p,   n, i, k, parts, st, out) {
+	n = split(p, parts, "/"); k = 0
+	for (i = 1; i <= n; i++) {
+		if (parts[i] == "." || (parts[i] == "" && i > 1)) continue
+		if (parts[i] == ".." && k > 1 && st[k] != "..") { k--; continue }
+		st[++k] = parts[i]
+	}
+	out = st[1]; for (i = 2; i <= k; i++) out = out "/" st[i]
+	return out
+}'
+# objects whose dependency list names file $1 (absolute, normalized): grep for the
+# base name first, then compare normalized paths
+objs_with_dep() {
+	local t=$1 base=${1##*/}
+	(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" grep -lF -e "$base" 2>/dev/null |
+		xargs -r awk -v t="$t" -v base="$base" "$AWK_NORM"'
+		FNR == 1 { obj = "" }
+		/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; next }
+		obj != "" && /^  [^ ]* \\$/ && index($1, base) && norm($1) == t { print obj; nextfile }')
+}
+find_affected() {
+	step "finding objects affected by ${#CHANGED_FILES[@]} changed file(s)"
+	# cincludes.idx: "<included .c> <object>" for .c files that other objects #include
+	# (made once per cache entry, atomically: concurrent runs write the same content)
+	if [ ! -f "$ORIG/cincludes.idx" ]; then
+		(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" awk "$AWK_NORM"'
+			FNR == 1 { obj = "" }
+			/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; src = a[2]; next }
+			obj != "" && /^  [^ ]*\.c \\$/ && $1 != src { print norm($1), obj }') > "$ORIG/cincludes.idx.$$" &&
+			mv -f "$ORIG/cincludes.idx.$$" "$ORIG/cincludes.idx"
+	fi
+	: > "$SCRATCH/affected"
+	for f in "${CHANGED_FILES[@]}"; do
+		case $f in
+		*.c)
+			{
+				awk -v s="$SRCDIR/$f" '$2 == s { print $1 }' "$ORIG/objects.idx"
+				awk -v s="$SRCDIR/$f" '$1 == s { print $2 }' "$ORIG/cincludes.idx"
+			} > "$SCRATCH/aff.one" ;;
+		*.h)
+			objs_with_dep "$SRCDIR/$f" > "$SCRATCH/aff.one" ;;
+		*)
+			info "$f: not a C source or header, ignored"; continue ;;
+		esac
+		# only objects of the index (compiled from a source: C or assembly)
+		n=$(awk 'NR == FNR { idx[$1] = 1; next } ($1 in idx) && !seen[$1]++' \
+			"$ORIG/objects.idx" "$SCRATCH/aff.one" | tee -a "$SCRATCH/affected" | wc -l)
+		case $f in
+		*.c) [ "$n" -gt 0 ] || info "$f: not compiled in this configuration (no object), ignored" ;;
+		*.h) info "$f: included by $n object(s) of this build" ;;
+		esac
+	done
+	declare -gA OBJ_PARENT=()
+	OBJECTS=()
+	while read -r o p; do
+		OBJECTS+=("$o"); OBJ_PARENT[$o]=$p
+	done < <(sort -u "$SCRATCH/affected" | awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $1, $3 }' - "$ORIG/objects.idx" | sort)
+	[ ${#OBJECTS[@]} -gt 0 ] || fail "the patch changes no object of this kernel build (files: ${CHANGED_FILES[*]})"
+	for o in "${OBJECTS[@]}"; do
+		[ "${OBJ_PARENT[$o]}" != - ] || fail "$o is compiled but linked into neither vmlinux nor a module of this build"
+	done
+	echo "objects: ${OBJECTS[*]}" >> "$LOG"
+}
+
+# ---------------------------------------------------------------- patched build
+# W mirrors the original object tree with symlinks; the directory of each
+# affected object is real and holds no build products, so the replayed compile
+# writes only there. Source paths in the command point at the overlay.
+wdir() {
+	local rel=$1 parent entry name
+	if [ -z "$rel" ]; then
+		[ -d "$W" ] && return 0
+		mkdir -p "$W"
+	else
+		parent=$(dirname "$rel"); [ "$parent" = . ] && parent=
+		wdir "$parent" || return 1
+		[ -d "$W/$rel" ] && [ ! -L "$W/$rel" ] && return 0
+		rm -f "$W/$rel"; mkdir -p "$W/$rel"
+	fi
+	local entries=()
+	for entry in "$OBJ${rel:+/$rel}"/* "$OBJ${rel:+/$rel}"/.[!.]*; do
+		[ -e "$entry" ] || [ -L "$entry" ] || continue
+		name=${entry##*/}
+		# build products are not linked: the compile must create them afresh
+		case $name in
+		*.o|*.ko|*.a|*.mod|*.mod.c|*.d|*.cmd|*.s|*.i|*.lst|.tmp*|*.order|*.symvers|*.dwo|vmlinux*)
+			[ -d "$entry" ] || continue ;;
+		esac
+		entries+=("$entry")
+	done
+	[ ${#entries[@]} -eq 0 ] || ln -s "${entries[@]}" "$W${rel:+/$rel}/" || return 1
+}
+# the compile command of object $1, unescaped from the .cmd file's make syntax
+# (Kbuild.include make-cmd: '$' is written '$$', '#' is '$(pound)', older '\#')
+obj_cmd() {
+	local o=$1 d b
+	d=$(dirname "$o"); b=$(basename "$o")
+	sed -n "s|^cmd_$o := ||p" "$OBJ/$d/.$b.cmd" | head -n1 | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g'
+}
+
+build_patched() {
+	W=$SCRATCH/obj
+	step "building patched objects: ${#OBJECTS[@]} affected"
+	export KPATCH_CC_REAL="$CC_CMD" KPATCH_CC_LOG="$SCRATCH/changed-objects" \
+		KPATCH_CC_ORIG_TREE="$OBJ" KPATCH_CC_KEEP="$SCRATCH/orig"
+	: > "$KPATCH_CC_LOG"
+	for o in "${OBJECTS[@]}"; do
+		cmd=$(obj_cmd "$o")
+		[ -n "$cmd" ] || fail "no compile command for $o in $OBJ (.cmd file)"
+		# kbuild: cmd_cc_o_c = $(CC) -Wp,-MMD,<depfile> ... ; the compiler is what precedes
+		occ=${cmd%% -Wp,-MMD,*}
+		[ "$occ" != "$cmd" ] || occ=$ORIG_CC
+		case "$cmd " in
+		"$occ "*) ;;
+		*) fail "$o: cannot find the compiler in its compile command (original build with '$ORIG_CC')" ;;
+		esac
+		d=$(dirname "$o"); [ "$d" = . ] && d=
+		wdir "$d" || fail "cannot prepare $W/$d"
+		[ ! -e "$W/$o" ] || fail "internal: $W/$o exists before the compile"
+		cmd="$KPATCH_CC -idirafter $(printf %q "$KMOD_INC") ${cmd#"$occ" }"
+		cmd=${cmd//"$SRCDIR/"/"$OVL/"}
+		echo "+ (cd $W && $cmd)" >> "$LOG"
+		(cd "$W" && exec setsid sh -c "$cmd") > "$SCRATCH/compile-${o//\//_}.log" 2>&1 &
+		CPIDS+=($!); PIDS+=($!)
+		# at most $JOBS compiles at a time
+		while :; do
+			n=0; for pid in "${CPIDS[@]}"; do kill -0 "$pid" 2>/dev/null && n=$((n + 1)); done
+			[ $n -ge "$JOBS" ] || break
+			wait -n	# (statuses stay available to the "wait PID" below)
+		done
+	done
+	bad=()
+	i=0
+	STEP_LINE=$(wc -l < "$LOG")	# a failure shows the compiler's output, not the commands
+	for o in "${OBJECTS[@]}"; do
+		wait "${CPIDS[$i]}" || bad+=("$o")
+		# paths in the private overlay read as source-relative paths
+		grep -v "^objtool: Can't open" "$SCRATCH/compile-${o//\//_}.log" | sed "s|$OVL/||g" >> "$LOG"
+		i=$((i + 1))
+	done
+	PIDS=(); [ -z "${PREBUILD_PID:-}" ] || PIDS=("$PREBUILD_PID")
+	[ ${#bad[@]} -eq 0 ] || fail "compiling the patched ${bad[*]} failed"
+	info "$(sort -u "$KPATCH_CC_LOG" | wc -l) object(s) recompiled: $(sort -u "$KPATCH_CC_LOG" | paste -sd' ')"
+}
+
+# ORIG PATCHED PARENT per recompiled object
+patched_diff_list() {
+	: > "$SCRATCH/diff-list"
+	for o in $(sort -u "$KPATCH_CC_LOG"); do
+		orig_o=$SCRATCH/orig/$o
+		[ -f "$orig_o" ] || orig_o=$OBJ/$o
+		echo "$o $orig_o $W/$o ${OBJ_PARENT[$o]}" >> "$SCRATCH/diff-list"
+	done
+	SYMVERS=$KOBJ/Module.symvers
+}
