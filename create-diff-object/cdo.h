@@ -29,7 +29,7 @@
 #include "lib/elf.h"
 #include "arch/arch.h"
 
-struct parent_symtab;
+struct ksymtab;
 struct symvers;
 
 /* Per-symbol state of the differ, hung off symbol->priv. */
@@ -76,7 +76,7 @@ struct cdo {
 	const char *patch_name, *out_path;
 	const char *objname;		/* for messages: patched object's name */
 	const char *srcfile;		/* STT_FILE of the patched object */
-	struct parent_symtab *pst;
+	struct ksymtab *pst;		/* PARENT_SYMTAB */
 	struct symvers *symvers;
 	unsigned int nr_changed, nr_new;
 	unsigned int nr_refusals;

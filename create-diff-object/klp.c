@@ -10,29 +10,13 @@
  * when two files share a basename, the block whose other locals best match
  * this object's wins.
  */
-#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "lib/ksymtab.h"
 #include "lib/util.h"
-
-struct pst_entry {
-	struct hnode node;
-	char *name;
-	uint64_t value;
-	unsigned int file;		/* index of its STT_FILE block */
-	unsigned int order;
-	bool local, defined;
-};
-
-struct parent_symtab {
-	struct pst_entry *e;
-	size_t n;
-	char **files;			/* STT_FILE names by block index */
-	size_t nfiles;
-	struct htable by_name;
-};
 
 struct export {
 	struct hnode node;
@@ -43,75 +27,6 @@ struct export {
 struct symvers {
 	struct htable by_name;
 };
-
-/* One line of `readelf -s --wide`: "  12: 0000... 34 FUNC LOCAL DEFAULT 5 name" */
-static bool parse_symtab_line(char *line, struct pst_entry *e, char **type)
-{
-	char *f[8], *save = NULL, *tok;
-	int n = 0;
-
-	for (tok = strtok_r(line, " \t\n", &save); tok && n < 8;
-	     tok = strtok_r(NULL, " \t\n", &save))
-		f[n++] = tok;
-	if (n < 7 || !strchr(f[0], ':') || !isdigit((unsigned char)f[0][0]))
-		return false;
-	e->value = strtoull(f[1], NULL, 16);
-	*type = f[3];
-	e->local = !strcmp(f[4], "LOCAL");
-	e->defined = strcmp(f[6], "UND") != 0;
-	e->name = xstrdup(n == 8 ? f[7] : "");
-	return true;
-}
-
-static void pst_add(struct parent_symtab *t, struct pst_entry *e, size_t *cap)
-{
-	if (t->n == *cap) {
-		*cap = *cap ? *cap * 2 : 1024;
-		t->e = xrealloc(t->e, *cap * sizeof(*t->e));
-	}
-	e->order = t->n;
-	t->e[t->n++] = *e;
-}
-
-static struct parent_symtab *load_parent_symtab(const char *path)
-{
-	struct parent_symtab *t = xcalloc(1, sizeof(*t));
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t len = 0, cap = 0, i;
-	bool in_symtab = false;
-
-	if (!f)
-		die(EXIT_BADINPUT, "%s: cannot open parent symbol table", path);
-	while (getline(&line, &len, f) > 0) {
-		struct pst_entry e = { 0 };
-		char *type;
-
-		if (!strncmp(line, "Symbol table", 12)) {
-			in_symtab = strstr(line, "'.symtab'") != NULL;
-			continue;
-		}
-		if (!in_symtab || !parse_symtab_line(line, &e, &type))
-			continue;
-		if (!strcmp(type, "FILE")) {
-			t->files = xrealloc(t->files, (t->nfiles + 1) * sizeof(char *));
-			t->files[t->nfiles++] = e.name;
-			continue;
-		}
-		e.file = t->nfiles;	/* 0: before any file */
-		if (!e.defined || !e.name[0] || !strcmp(type, "SECTION")) {
-			free(e.name);
-			continue;
-		}
-		pst_add(t, &e, &cap);
-	}
-	free(line);
-	fclose(f);
-	htable_init(&t->by_name);
-	for (i = 0; i < t->n; i++)
-		htable_add(&t->by_name, &t->e[i].node, hash_str(t->e[i].name));
-	return t;
-}
 
 static struct symvers *load_symvers(const char *path)
 {
@@ -146,26 +61,19 @@ static struct symvers *load_symvers(const char *path)
 
 void klp_load(struct cdo *c)
 {
-	c->pst = load_parent_symtab(c->parent_symtab_path);
+	c->pst = ksymtab_read(c->parent_symtab_path);
+	if (!c->pst)
+		die(EXIT_BADINPUT, "%s: cannot read parent symbol table: %s",
+		    c->parent_symtab_path, strerror(errno));
 	c->symvers = load_symvers(c->symvers_path);
 }
 
 void klp_free(struct cdo *c)
 {
-	struct parent_symtab *t = c->pst;
 	struct export *x;
 	size_t i;
 
-	if (t) {
-		for (i = 0; i < t->n; i++)
-			free(t->e[i].name);
-		for (i = 0; i < t->nfiles; i++)
-			free(t->files[i]);
-		free(t->e);
-		free(t->files);
-		htable_free(&t->by_name);
-		free(t);
-	}
+	ksymtab_free(c->pst);
 	if (c->symvers) {
 		struct htable *h = &c->symvers->by_name;
 
@@ -209,12 +117,12 @@ static unsigned int block_score(struct cdo *c, unsigned int file)
 	unsigned int score = 0;
 
 	for_each_sym(c->orig, sym) {
-		struct pst_entry *e;
+		struct ksym *e;
 
 		if (!is_local_sym(sym) || !is_entity(sym))
 			continue;
-		htable_for_each(&c->pst->by_name, e, node, hash_str(sym->name))
-			if (e->file == file && !strcmp(e->name, sym->name))
+		for_each_ksym_named(c->pst, e, sym->name)
+			if (e->file == file)
 				score++;
 	}
 	return score;
@@ -222,8 +130,8 @@ static unsigned int block_score(struct cdo *c, unsigned int file)
 
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct pst_entry *x = *(struct pst_entry *const *)a;
-	const struct pst_entry *y = *(struct pst_entry *const *)b;
+	const struct ksym *x = *(struct ksym *const *)a;
+	const struct ksym *y = *(struct ksym *const *)b;
 
 	if (x->value != y->value)
 		return x->value < y->value ? -1 : 1;
@@ -246,13 +154,13 @@ static bool file_matches(struct cdo *c, unsigned int file)
  */
 static long find_sympos(struct cdo *c, const char *name, bool local)
 {
-	struct pst_entry *e, **cands = NULL, *pick = NULL;
+	struct ksym *e, **cands = NULL, *pick = NULL;
 	size_t n = 0, i;
 	unsigned int best = 0, ties = 0;
 	long pos = -1;
 
-	htable_for_each(&c->pst->by_name, e, node, hash_str(name)) {
-		if (strcmp(e->name, name))
+	for_each_ksym_named(c->pst, e, name) {
+		if (!ksym_in_kallsyms(e))
 			continue;
 		cands = xrealloc(cands, (n + 1) * sizeof(*cands));
 		cands[n++] = e;

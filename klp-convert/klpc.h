@@ -28,8 +28,7 @@ struct klp_obj {
 	struct list_head list;
 	struct hnode node;
 	char *name;
-	struct htable *symtab;	/* name -> count, from --symtab; or NULL */
-	struct list_head names;	/* its entries */
+	struct ksymtab *symtab;	/* from --symtab, or NULL */
 	const char *symtab_path;
 	bool known;		/* may carry klp relocations */
 };
