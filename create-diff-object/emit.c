@@ -308,22 +308,12 @@ static void string_reloc(struct emitter *em, struct section *sec,
 		      em->c->arch->r_abs64, soff);
 }
 
-static char *objname(const char *parent)
-{
-	char *s = xstrdup(parent), *p;
-
-	for (p = s; *p; p++)
-		if (*p == '-')
-			*p = '_';
-	return s;
-}
-
 /* struct kpatch_func_record { new_func, old_name, objname, sympos } */
 static void emit_func_records(struct emitter *em)
 {
 	struct cdo *c = em->c;
 	struct section *funcs = NULL;
-	char *obj = objname(c->parent);
+	char *obj = klp_objname(c);
 	struct symbol *sym;
 
 	for_each_sym(c->patched, sym) {
@@ -354,7 +344,7 @@ static void emit_func_records(struct emitter *em)
 /* struct klp_module_reloc { void *sym; u32 sympos; } __packed */
 static void emit_klp_records(struct emitter *em)
 {
-	char *obj = objname(em->c->parent), *name;
+	char *obj = klp_objname(em->c), *name;
 	struct section *sec;
 	size_t i;
 
@@ -380,7 +370,7 @@ out:
 /* Callback entries { fn, objname }: the objname is the parent's. */
 static void fill_callbacks(struct emitter *em)
 {
-	char *obj = objname(em->c->parent);
+	char *obj = klp_objname(em->c);
 	struct section *sec;
 
 	for_each_sec(em->out, sec) {

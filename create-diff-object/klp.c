@@ -204,7 +204,8 @@ out:
 	return pos;
 }
 
-static char *objname(struct cdo *c)
+/* The livepatch object name of the parent: module names use '_'. */
+char *klp_objname(struct cdo *c)
 {
 	char *s = xstrdup(c->parent), *p;
 
@@ -255,7 +256,7 @@ const char *klp_external_name(struct cdo *c, struct symbol *sym,
 	}
 	*is_klp = true;
 	*sympos = pos;
-	obj = objname(c);
+	obj = klp_objname(c);
 	free(buf);
 	buf = xasprintf(".klp.sym.%s.%s,%ld", obj, sym->name, pos);
 	free(obj);
