@@ -105,7 +105,8 @@ static bool same_bytes(const struct section *a, uint64_t aoff,
 		return anob && bnob;
 	if (aoff + len > a->size || boff + len > b->size)
 		return false;
-	return !memcmp(a->data + aoff, b->data + boff, len);
+	/* an empty range of an empty section has no data buffer at all */
+	return !len || !memcmp(a->data + aoff, b->data + boff, len);
 }
 
 static bool same_string(const struct section *a, int64_t aoff,

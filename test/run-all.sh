@@ -47,6 +47,8 @@ suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
+# every object of the real kernel build (made by the kpatch-build suite)
+suite kernel-selfdiff test/corpus/kernel-selfdiff.sh "$ASAN_CDO"
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	suite integration-smoke integration/smoke.sh
 	# the demo patch built by kpatch-build and booted, plus one refusal
