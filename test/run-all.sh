@@ -49,6 +49,8 @@ suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
 # every object of the real kernel build (made by the kpatch-build suite)
 suite kernel-selfdiff test/corpus/kernel-selfdiff.sh "$ASAN_CDO"
+# line shifts in ten big kernel files: no function changes
+suite kernel-lineshift test/corpus/kernel-lineshift.sh
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	suite integration-smoke integration/smoke.sh
 	# the demo patch built by kpatch-build and booted, plus one refusal

@@ -1,0 +1,38 @@
+#!/bin/bash
+# __LINE__ on real kernel code: two blank lines at the top of a big kernel
+# file shift every WARN, BUG, might_sleep, printk and dynamic-debug line in
+# it. kpatch-build (which does not normalize patches) must find no changed
+# function. Skips without the reference kernel cache.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+files=(kernel/fork.c kernel/sched/core.c mm/page_alloc.c fs/namei.c
+       kernel/workqueue.c lib/vsprintf.c kernel/printk/printk.c
+       fs/proc/base.c kernel/time/timer.c kernel/signal.c)
+env_out=$("$top/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || {
+	echo "kernel-lineshift: reference kernel not cached, skipped"
+	echo "0 passed, 0 failed, 1 skipped"
+	exit 0
+}
+eval "$env_out"
+work=$top/test/out/kernel-lineshift
+rm -rf "$work"; mkdir -p "$work"
+pass=0 fail=0
+for f in "${files[@]}"; do
+	[ -e "$KSRC/$f" ] || continue
+	n=$(basename "$f" .c)
+	mkdir -p "$work/a/$(dirname "$f")" "$work/b/$(dirname "$f")"
+	cp "$KSRC/$f" "$work/a/$f"
+	{ echo; echo; cat "$KSRC/$f"; } > "$work/b/$f"
+	(cd "$work" && diff -u "a/$f" "b/$f" > "$n.patch")
+	"$top/kpatch-build/kpatch-build" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" \
+		-n "ls-$n" -o "$work/out" "$work/$n.patch" > "$work/$n.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q "diffing ${f%.c}.o: no function changed" "$work/$n.log"; then
+		pass=$((pass + 1)); echo "PASS $f: no function changed"
+	else
+		fail=$((fail + 1))
+		echo "FAIL $f: exit $rc: $(grep -E 'diffing|error' "$work/$n.log" | head -n 3 | tr '\n' ' ')"
+	fi
+done
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
