@@ -14,7 +14,7 @@ integration-env:
 integration-smoke:
 	$(INTEGRATION_DIR)/smoke.sh
 
-.PHONY: integration-ci integration-list
+.PHONY: integration-ci integration-list integration-zoo
 
 # the boot-tested patch suite (integration/patches/): builds each patch with
 # kpatch-build, boots it, prints the results table and writes it to
@@ -36,3 +36,10 @@ demo:
 integration-ci: deps all
 	$(INTEGRATION_DIR)/demo.sh
 	$(INTEGRATION_DIR)/suite.sh --only 14 --results test/out/integration/ci-results.txt
+
+# the patch zoo (integration/zoo/): ~30 small realistic patches to the reference kernel,
+# each built with kpatch-build and checked against its expected outcome (NN-name.expect:
+# ok / refuse REGEX), then every built module loaded, transitioned, disabled and
+# unloaded in ONE boot; table in test/out/zoo/results.txt. ZOO_ONLY=01,07 runs a subset.
+integration-zoo: deps all
+	$(INTEGRATION_DIR)/zoo.sh $(if $(ZOO_ONLY),--only $(ZOO_ONLY))

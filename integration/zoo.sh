@@ -1,0 +1,202 @@
+#!/bin/bash
+# zoo.sh: the build-and-load zoo (make integration-zoo): many small, realistic live
+# patches against the reference kernel, each built with kpatch-build and, when built,
+# loaded in ONE boot.
+#
+#   integration/zoo.sh [--only NN[,NN...]] [--timeout SECS] [--no-boot] [--list]
+#
+# For every integration/zoo/NN-name.patch:
+#   1. build: kpatch-build -s $KSRC -c $KCONFIG -v $KVMLINUX -n name (module
+#      livepatch-name.ko); the expected outcome is NN-name.expect (default "ok"):
+#        ok               kpatch-build succeeds and writes livepatch-name.ko
+#        refuse REGEX     kpatch-build fails (exit 2: the differ's refusal, or 1) and
+#                         its output matches the extended regex REGEX (the reason named)
+#   2. boot (once, all built modules): for each module in turn, in the guest:
+#      insmod (load), /sys/kernel/livepatch/<name>/transition back to 0 (transition),
+#      enabled = 1, optional NN-name.guest (a busybox-sh snippet run while the patch
+#      is active; exit 0 = pass: check "patched"), echo 0 > enabled and the sysfs dir
+#      gone (disable), rmmod (unload). A patch to a module (objname other than
+#      vmlinux) gets that module (from $KOBJ) loaded first.
+#      The guest log is scanned for "livepatch: ... not found" / klp errors.
+# Prints a table (patch, expect, build_s, build, load, transition, disable, unload,
+# result) and "N passed, N failed"; writes it to $KPATCH_OUT/zoo/results.txt
+# (default test/out/zoo/); each patch's build.log is in $KPATCH_OUT/zoo/NN-name/,
+# the guest console in $KPATCH_OUT/zoo/guest.log.
+# Exit 0 when every patch passed, 1 otherwise, 2 on bad usage.
+set -uo pipefail
+export LC_ALL=C
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+ZDIR=$HERE/zoo
+OUT=${KPATCH_OUT:-$ROOT/test/out}/zoo
+ONLY= QTMO= BOOT=1 LIST=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--only) ONLY=${2:?}; shift ;;
+	--timeout) QTMO=${2:?}; shift ;;
+	--no-boot) BOOT=0 ;;
+	--list) LIST=1 ;;
+	-h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
+	*) echo "zoo: unknown argument $1 (see --help)" >&2; exit 2 ;;
+	esac
+	shift
+done
+
+tests=()
+for f in "$ZDIR"/[0-9][0-9]-*.patch; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f" .patch)
+	if [ -n "$ONLY" ]; then
+		case ",$ONLY," in *",${b%%-*},"*|*",$b,"*) ;; *) continue ;; esac
+	fi
+	tests+=("$b")
+done
+[ ${#tests[@]} -gt 0 ] || { echo "zoo: no patch selected in $ZDIR" >&2; exit 2; }
+if [ $LIST = 1 ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
+
+ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "zoo: building the reference kernel failed" >&2; exit 1; }
+eval "$ENV"
+make -C "$ROOT" -s all >/dev/null || { echo "zoo: make (the tools) failed" >&2; exit 1; }
+KPB=$ROOT/kpatch-build/kpatch-build
+rm -rf "$OUT"; mkdir -p "$OUT"
+
+declare -A EXP BUILD BSEC KO TARGET ST
+FAILS=()
+for t in "${tests[@]}"; do
+	name=${t#[0-9][0-9]-}
+	exp=ok
+	[ -f "$ZDIR/$t.expect" ] && exp=$(grep -v '^#' "$ZDIR/$t.expect" | grep -m1 -v '^[[:space:]]*$')
+	EXP[$t]=${exp%% *}
+	mkdir -p "$OUT/$t"
+	blog=$OUT/$t/build.log
+	b0=$(date +%s.%N)
+	"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" "$ZDIR/$t.patch" > "$blog" 2>&1
+	brc=$?
+	BSEC[$t]=$(printf '%.1f' "$(echo "$(date +%s.%N) - $b0" | bc)")
+	case $exp in
+	ok)
+		if [ $brc -eq 0 ] && [ -f "$OUT/$t/livepatch-$name.ko" ]; then
+			BUILD[$t]=ok; KO[$t]=$OUT/$t/livepatch-$name.ko
+			# objnames other than vmlinux: target modules to load first
+			TARGET[$t]=$(readelf -p .kpatch.strings "${KO[$t]}" 2>/dev/null |
+				sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | sort -u | while read -r s; do
+					m=$(awk -v a="$s" -v b="$(echo "$s" | tr _ -)" '{ n = $0; sub(/.*\//, "", n); sub(/\.ko$/, "", n) }
+						n == a || n == b { print; exit }' "$KOBJ/modules.order")
+					[ -n "$m" ] && echo "$KOBJ/$m"
+				done | paste -sd' ')
+			echo "zoo: [$t] built (${BSEC[$t]}s)${TARGET[$t]:+, target $(basename "${TARGET[$t]}")}"
+		else
+			BUILD[$t]=FAIL
+			d=$(grep -m1 -E 'error|refus|cannot' "$blog" || tail -n1 "$blog")
+			FAILS+=("$t build: kpatch-build exited $brc: $d")
+			echo "zoo: [$t] build FAILED: $d"
+		fi ;;
+	refuse\ *)
+		re=${exp#refuse }
+		if [ $brc -ne 0 ] && grep -qE -- "$re" "$blog"; then
+			BUILD[$t]=refused
+			echo "zoo: [$t] refused as expected: $(grep -m1 -E -- "$re" "$blog")"
+		else
+			BUILD[$t]=FAIL
+			FAILS+=("$t refusal: kpatch-build exited $brc; wanted a refusal matching /$re/; got: $(grep -m1 -E 'error|refus|cannot' "$blog" || tail -n1 "$blog")")
+			echo "zoo: [$t] expected refusal FAILED (exit $brc)"
+		fi ;;
+	*)
+		BUILD[$t]=FAIL; FAILS+=("$t expect: bad .expect line '$exp' (want 'ok' or 'refuse REGEX')") ;;
+	esac
+done
+
+# the guest script: one block per built module, in order
+booted=()
+for t in "${tests[@]}"; do [ "${BUILD[$t]}" = ok ] && booted+=("$t"); done
+GLOG=$OUT/guest.log
+if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
+	gs=$OUT/zoo-guest.sh
+	mods=() seen=" "
+	{
+		echo '# generated by integration/zoo.sh'
+		echo 'zoo_one() {	# zoo_one TEST MODULE SNIPPET TARGETS...'
+		echo '	t=$1 m=$2 g=$3; shift 3'
+		echo '	lp=/sys/kernel/livepatch/$(echo "$m" | tr - _)'
+		echo '	for tm in "$@"; do lsmod | grep -q "^$(echo "$tm" | tr - _) " || insmod /modules/$tm.ko || kp_info "$t: target $tm did not load"; done'
+		echo '	dmesg -c >/dev/null 2>&1'
+		echo '	kp_insmod $t/load "$m" || { kp_info "$t dmesg: $(dmesg | tail -n 5 | tr "\n" "|")"; return 0; }'
+		echo '	kp_wait_value $t/transition $lp/transition 0 30'
+		echo '	kp_eq $t/enabled "$(cat $lp/enabled 2>&1)" 1'
+		echo '	if [ -n "$g" ]; then kp_check $t/patched sh /files/$g; fi'
+		echo '	if dmesg | grep -qE "livepatch: .*(not found|failed|error)"; then kp_fail $t/klp-log "$(dmesg | grep -E "livepatch: " | tail -n 3 | tr "\n" "|")"; fi'
+		echo '	kp_lp_disable $t/disable "$m" 30'
+		echo '	kp_rmmod $t/unload "$m" 30'
+		echo '}'
+		for t in "${booted[@]}"; do
+			name=${t#[0-9][0-9]-}
+			mods+=(--module "${KO[$t]}")
+			g=
+			if [ -f "$ZDIR/$t.guest" ]; then g=$t.guest; mods+=(--file "$ZDIR/$t.guest:/files/$t.guest"); fi
+			tg=()
+			for m in ${TARGET[$t]}; do
+				tg+=("$(basename "$m" .ko)")
+				case $seen in *" $m "*) ;; *) mods+=(--module "$m"); seen="$seen$m " ;; esac
+			done
+			echo "zoo_one $t livepatch-$name '$g' ${tg[*]}"
+		done
+	} > "$gs"
+	stmo=$(( ${#booted[@]} * 40 + 30 ))
+	tmo=${QTMO:-$(( stmo + 60 ))}
+	echo "zoo: booting once with ${#booted[@]} patch module(s)"
+	"$HERE/run-guest.sh" --timeout "$tmo" --script-timeout "$stmo" --log "$GLOG" \
+		"$KBZIMAGE" "$gs" ${mods[@]+"${mods[@]}"} > "$OUT/run.out" 2>&1
+	grc=$?
+	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)
+	echo "$markers" | grep -q '^KPTEST-END' || FAILS+=("guest: no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)")
+	grep -qE 'Oops|Kernel panic|general protection' "$GLOG" && FAILS+=("guest: the kernel oopsed or panicked (log $GLOG)")
+fi
+
+st() {	# st TEST CHECK: ok / FAIL / -
+	if echo "${markers:-}" | grep -q "^KPTEST-FAIL zoo-guest $1/$2:"; then echo FAIL
+	elif echo "${markers:-}" | grep -q "^KPTEST-PASS zoo-guest $1/$2\$"; then echo ok
+	else echo -; fi
+}
+ROWS=()
+fmt='%-32s %-7s %7s  %-8s %-5s %-10s %-7s %-7s %s'
+header=$(printf "$fmt" patch expect build_s build load transition disable unload result)
+for t in "${tests[@]}"; do
+	res=PASS
+	case ${BUILD[$t]} in
+	FAIL) res=FAIL; row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" FAIL - - - - FAIL) ;;
+	refused) row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" refused - - - - PASS) ;;
+	ok)
+		if [ $BOOT = 0 ]; then
+			row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" ok - - - - PASS)
+		else
+			l=$(st "$t" load) tr=$(st "$t" transition) d=$(st "$t" disable) u=$(st "$t" unload)
+			[ "$l$tr$d$u" = okokokok ] || res=FAIL
+			for c in enabled patched klp-log; do [ "$(st "$t" $c)" = FAIL ] && res=FAIL; done
+			if [ $res = FAIL ]; then
+				while IFS= read -r m; do FAILS+=("$t guest: ${m#KPTEST-FAIL zoo-guest $t/}"); done \
+					< <(echo "$markers" | grep "^KPTEST-FAIL zoo-guest $t/")
+				[ "$l" = - ] && FAILS+=("$t guest: never loaded (log $GLOG)")
+			fi
+			row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" ok "$l" "$tr" "$d" "$u" $res)
+		fi ;;
+	esac
+	ROWS+=("$row")
+done
+npass=$(printf '%s\n' "${ROWS[@]}" | grep -c ' PASS$')
+nfail=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
+{
+	echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
+	echo
+	echo "$header"
+	printf '%s\n' "${ROWS[@]}"
+	echo
+	echo "$npass passed, $nfail failed"
+} > "$OUT/results.txt"
+echo
+cat "$OUT/results.txt"
+echo "zoo: table written to $OUT/results.txt"
+if [ ${#FAILS[@]} -gt 0 ]; then
+	for f in "${FAILS[@]}"; do echo "zoo: FAIL $f"; done >&2
+	exit 1
+fi
+exit 0
