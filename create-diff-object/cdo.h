@@ -47,6 +47,7 @@ struct syminfo {
 	bool line_only;			/* differs only in __LINE__ immediates */
 	bool copied;			/* notrace: carried as a copy, not patched */
 	bool data_ref;			/* a data object refers to it */
+	bool recorded;			/* has its .kpatch.funcs record */
 	long change_off;		/* first differing offset, or -1 */
 	const char *inlined;		/* changed inlined callee, if known */
 };

@@ -113,16 +113,33 @@ static void copy_whole(struct emitter *em, struct section *sec)
 	}
 }
 
+/* An alias of @sym (same place, same size) already copied, or NULL. */
+static struct symbol *copied_alias(struct symbol *sym)
+{
+	struct symbol *o;
+
+	list_for_each_entry(o, &sym->sec->symbols, sec_list)
+		if (o != sym && si(o)->out && o->offset == sym->offset &&
+		    o->size == sym->size && is_entity(o))
+			return o;
+	return NULL;
+}
+
 static void copy_entities(struct emitter *em, struct section *sec)
 {
 	struct section *out = new_out_section(em, sec);
-	struct symbol *sym;
+	struct symbol *sym, *alias;
 
 	list_for_each_entry(sym, &sec->symbols, sec_list) {
 		uint64_t off;
 
 		if (!is_entity(sym) || !sym->include)
 			continue;
+		alias = copied_alias(sym);
+		if (alias) {
+			emit_symbol(em, sym, out, si(alias)->out->offset);
+			continue;
+		}
 		off = append_range(out, sec, sym->offset, sym->size);
 		add_piece(em, sec, sym->offset, sym->size, out, off);
 		emit_symbol(em, sym, out, off);
@@ -308,35 +325,63 @@ static void string_reloc(struct emitter *em, struct section *sec,
 		      em->c->arch->r_abs64, soff);
 }
 
+/*
+ * One record per function body: aliases (SYSCALL_DEFINE0's __x64_sys_foo
+ * is an alias of __do_sys_foo) share one address in the running kernel,
+ * and two klp_funcs for one address corrupt the livepatch ops stack. The
+ * first alias in symbol-table order names it; globals come after locals
+ * there, so prefer the global by looking at them first.
+ */
+static bool is_recorded_alias(struct symbol *sym, bool global_pass)
+{
+	struct symbol *o;
+
+	if (!is_local_sym(sym) == !global_pass)
+		return true;	/* handled in the other pass */
+	list_for_each_entry(o, &sym->sec->symbols, sec_list)
+		if (o != sym && si(o)->recorded && o->offset == sym->offset)
+			return true;
+	return false;
+}
+
+static void emit_func_record(struct emitter *em, struct section **funcs,
+			     const char *obj, struct symbol *sym)
+{
+	struct cdo *c = em->c;
+	uint64_t rec[4] = { 0 }, off;
+
+	si(sym)->recorded = true;
+	if (!*funcs)
+		*funcs = elf_create_section(em->out, ".kpatch.funcs",
+					    SHT_PROGBITS, SHF_ALLOC, 32, 8, 0);
+	rec[3] = klp_func_sympos(c, sym->twin ? sym->twin : sym);
+	off = elf_section_append(*funcs, rec, sizeof(rec), 8);
+	elf_add_reloc(em->out, *funcs, off, si(sym)->out, c->arch->r_abs64, 0);
+	/* the running kernel's name: foo.constprop.0, not .1 */
+	string_reloc(em, *funcs, off + 8, sym->twin ? sym->twin->name : sym->name);
+	string_reloc(em, *funcs, off + 16, obj);
+	c->nr_changed++;
+	debugf("patched: %s (%s) sympos %lu", sym->name,
+	       si(sym)->inlined ? si(sym)->inlined : si(sym)->why,
+	       (unsigned long)rec[3]);
+}
+
 /* struct kpatch_func_record { new_func, old_name, objname, sympos } */
 static void emit_func_records(struct emitter *em)
 {
-	struct cdo *c = em->c;
 	struct section *funcs = NULL;
-	char *obj = klp_objname(c);
+	char *obj = klp_objname(em->c);
 	struct symbol *sym;
+	int global;
 
-	for_each_sym(c->patched, sym) {
-		uint64_t rec[4] = { 0 }, off;
-
-		if (!is_func(sym) || !sym->include || sym->status != CHANGED ||
-		    sym->parent || si(sym)->copied)
-			continue;
-		if (!funcs)
-			funcs = elf_create_section(em->out, ".kpatch.funcs",
-						   SHT_PROGBITS, SHF_ALLOC, 32, 8, 0);
-		rec[3] = klp_func_sympos(c, sym->twin ? sym->twin : sym);
-		off = elf_section_append(funcs, rec, sizeof(rec), 8);
-		elf_add_reloc(em->out, funcs, off, si(sym)->out,
-			      c->arch->r_abs64, 0);
-		/* the running kernel's name: foo.constprop.0, not .1 */
-		string_reloc(em, funcs, off + 8,
-			     sym->twin ? sym->twin->name : sym->name);
-		string_reloc(em, funcs, off + 16, obj);
-		c->nr_changed++;
-		debugf("patched: %s (%s) sympos %lu", sym->name,
-		       si(sym)->inlined ? si(sym)->inlined : si(sym)->why,
-		       (unsigned long)rec[3]);
+	for (global = 1; global >= 0; global--) {
+		for_each_sym(em->c->patched, sym) {
+			if (!is_func(sym) || !sym->include ||
+			    sym->status != CHANGED || sym->parent ||
+			    si(sym)->copied || is_recorded_alias(sym, global))
+				continue;
+			emit_func_record(em, &funcs, obj, sym);
+		}
 	}
 	free(obj);
 }

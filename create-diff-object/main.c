@@ -108,6 +108,17 @@ static int finish(struct cdo *c, int code)
 	return code;
 }
 
+static unsigned int count_new(struct cdo *c)
+{
+	struct symbol *sym;
+	unsigned int n = 0;
+
+	for_each_sym(c->patched, sym)
+		if (is_func(sym) && sym->include && sym->status == NEW)
+			n++;
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct cdo c = { 0 };
@@ -146,6 +157,6 @@ int main(int argc, char **argv)
 	if (c.nr_refusals)
 		return finish(&c, EXIT_REFUSED);
 	debugf("%s: %u function(s) patched, %u new", c.objname, c.nr_changed,
-	       count_changed(&c) - c.nr_changed);
+	       count_new(&c));
 	return finish(&c, 0);
 }

@@ -67,6 +67,12 @@ static void find_data_refs(struct cdo *c)
 			if (!t.sym || !notrace_candidate(c, t.sym) ||
 			    (from && is_func(from)))
 				continue;
+			/*
+			 * read-only anonymous data (its own switch table) is
+			 * reached only through code, and comes along with it
+			 */
+			if (!from && !(base->sh.sh_flags & SHF_WRITE))
+				continue;
 			si(t.sym)->data_ref = true;
 		}
 	}

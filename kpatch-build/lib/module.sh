@@ -96,7 +96,7 @@ diff_objects() {
 			step_show "diffing $o: $nf function(s) changed${changed:+: $changed}"
 			DIFFED+=("$out"); PARENTS[$pname]=$symtab ;;
 		3) step_show "diffing $o: no function changed" ;;
-		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(echo "$cdo_out" | grep -m1 -v '^$' )" >&2
+		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(echo "$cdo_out" | grep -m1 '^create-diff-object: ' || echo "$cdo_out" | grep -m1 -v '^$')" >&2
 		   echo "$TOOLNAME: log: $LOG" >&2; exit 2 ;;
 		*) fail "create-diff-object failed on $o (exit $rc): $(echo "$cdo_out" | tail -n1)" ;;
 		esac
