@@ -58,6 +58,9 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	# the whole boot-tested patch suite (about 80 s once the kernels are cached)
 	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
 		suite integration make --no-print-directory integration
+	# 30 more real-kernel patches, built and cycled in one boot
+	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
+		suite integration-zoo make --no-print-directory integration-zoo
 fi
 
 echo
