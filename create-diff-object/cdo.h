@@ -66,6 +66,14 @@ struct secinfo {
 	struct reloc **relocs;		/* its relocations sorted by offset */
 	size_t nr_relocs;
 	size_t piece0, npieces;		/* emit: its copied ranges */
+	struct span *ranges;		/* needed chunks of anonymous code */
+	size_t nranges, rcap;
+	uint64_t *refs;			/* anonymous code: offsets referenced */
+	size_t nrefs, refcap;
+};
+
+struct span {
+	uint64_t off, len;
 };
 
 struct cdo {
@@ -81,6 +89,7 @@ struct cdo {
 	struct symvers *symvers;
 	unsigned int nr_changed, nr_new;
 	unsigned int nr_refusals;
+	bool chunks_found;		/* include.c: anonymous code split */
 };
 
 static inline struct syminfo *si(const struct symbol *sym)
@@ -150,6 +159,7 @@ void include(struct cdo *c);
 void include_target(struct cdo *c, const struct target *t, const char *user);
 void include_drain(struct cdo *c);
 void include_free(void);
+
 void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -176,6 +176,35 @@ static void copy_special(struct emitter *em, struct section *sec)
 	}
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The needed ranges of @sec, sorted and merged, one piece each. */
+static void copy_ranges(struct emitter *em, struct section *sec)
+{
+	struct secinfo *s = sci(sec);
+	struct section *out = new_out_section(em, sec);
+	size_t i = 0;
+
+	qsort(s->ranges, s->nranges, sizeof(*s->ranges), cmp_range);
+	s->piece0 = em->npieces;
+	while (i < s->nranges) {
+		uint64_t start = s->ranges[i].off;
+		uint64_t end = start + s->ranges[i].len, off;
+
+		for (i++; i < s->nranges && s->ranges[i].off <= end; i++)
+			if (s->ranges[i].off + s->ranges[i].len > end)
+				end = s->ranges[i].off + s->ranges[i].len;
+		off = append_range(out, sec, start, end - start);
+		add_piece(em, sec, start, end - start, out, off);
+		s->npieces++;
+	}
+}
+
 static void copy_sections(struct emitter *em)
 {
 	struct section *sec;
@@ -188,6 +217,8 @@ static void copy_sections(struct emitter *em)
 				copy_special(em, sec);
 		} else if (sec->include) {
 			copy_whole(em, sec);
+		} else if (sci(sec)->nranges) {
+			copy_ranges(em, sec);
 		} else if (has_included_entity(sec)) {
 			if (all_entities_included(sec))
 				copy_whole(em, sec);
@@ -243,6 +274,13 @@ static struct piece *find_piece(struct emitter *em, struct section *sec,
 		else
 			return p;
 	}
+	/*
+	 * Just past the end of a piece: an empty alternative replacement
+	 * points where the previous one ends.
+	 */
+	if (lo > 0 && off == (int64_t)(em->pieces[s->piece0 + lo - 1].off +
+				       em->pieces[s->piece0 + lo - 1].len))
+		return &em->pieces[s->piece0 + lo - 1];
 	return NULL;
 }
 

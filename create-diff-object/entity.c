@@ -206,6 +206,8 @@ void unclassify(struct elf *elf)
 			continue;
 		free(s->keep);
 		free(s->relocs);
+		free(s->ranges);
+		free(s->refs);
 		free(s);
 		sec->priv = NULL;
 	}
