@@ -141,6 +141,8 @@ struct target {
 };
 void reloc_target(const struct cdo *c, const struct section *sec,
 		  const struct reloc *r, struct target *t);
+bool targets_equal(const struct cdo *c, const struct target *a,
+		   const struct target *b);
 
 /* inline.c: name a changed inlined callee in the -d report */
 void explain_inlined(struct cdo *c);

@@ -254,6 +254,13 @@ static bool same_target(const struct cdo *c, const struct target *a,
 	       same_bytes(a->sec, 0, b->sec, 0, a->sec->size);
 }
 
+/* compare.c's symbolic test, for the other passes (inline.c's report). */
+bool targets_equal(const struct cdo *c, const struct target *a,
+		   const struct target *b)
+{
+	return same_target(c, a, b, 0);
+}
+
 static bool same_relocs(const struct cdo *c, const struct symbol *o,
 			const struct symbol *p, long *diff)
 {

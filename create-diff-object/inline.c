@@ -32,44 +32,6 @@ static unsigned char a_byte(const struct symbol *s, long off)
 	return s->sec->data[s->offset + off];
 }
 
-/* String literals move around their sections: compare the text. */
-static bool same_text(const struct section *a, int64_t aoff,
-		      const struct section *b, int64_t boff)
-{
-	size_t la, lb;
-
-	if (!a->data || !b->data || aoff < 0 || boff < 0 ||
-	    (uint64_t)aoff >= a->size || (uint64_t)boff >= b->size)
-		return false;
-	la = strnlen((const char *)a->data + aoff, a->size - aoff);
-	lb = strnlen((const char *)b->data + boff, b->size - boff);
-	return la == lb && !memcmp(a->data + aoff, b->data + boff, la);
-}
-
-/*
- * Relocation targets equal for the report's purpose. compare.c's exact
- * test is private to it; this one only serves functions whose size
- * changed, where change_off says nothing.
- */
-static bool similar_target(const struct target *a, const struct target *b)
-{
-	if (a->sym && b->sym) {
-		if (a->addend != b->addend)
-			return false;
-		if (b->sym->twin)
-			return b->sym->twin == a->sym;
-		return !strcmp(si(a->sym)->norm ? si(a->sym)->norm : a->sym->name,
-			       si(b->sym)->norm ? si(b->sym)->norm : b->sym->name);
-	}
-	if (!a->sec || !b->sec)
-		return false;
-	if (is_string_section(a->sec) && is_string_section(b->sec))
-		return same_text(a->sec, a->off, b->sec, b->off);
-	if (a->off != b->off || a->addend != b->addend)
-		return false;
-	return b->sec->twin == a->sec || !strcmp(a->sec->name, b->sec->name);
-}
-
 /* Offset of the first differing relocation, or -1. */
 static long first_reloc_diff(const struct cdo *c, const struct symbol *o,
 			     const struct symbol *p)
@@ -87,7 +49,7 @@ static long first_reloc_diff(const struct cdo *c, const struct symbol *o,
 		reloc_target(c, o->sec, ro[i], &to);
 		reloc_target(c, p->sec, rp[i], &tp);
 		if (ao != po || ro[i]->type != rp[i]->type ||
-		    !similar_target(&to, &tp))
+		    !targets_equal(c, &to, &tp))
 			return (long)(ao < po ? ao : po);
 	}
 	if (i < np)
