@@ -148,7 +148,12 @@ kc_build() {
 	kc_make olddefconfig
 	kc_verify_config "$KOBJ/.config"
 	kc_log "config ok: LIVEPATCH KALLSYMS_ALL DYNAMIC_FTRACE_WITH_REGS DEBUG_INFO present"
-	kc_make -j"$KC_JOBS" all
+	# one kernel build at a time on this machine (kpatch-build's original build
+	# takes the same lock): two at once on 2 cores only thrash
+	(
+		flock -n 8 || { kc_log "waiting for another kernel build on this machine"; flock 8; }
+		kc_make -j"$KC_JOBS" all
+	) 8>"$KPATCH_CACHE/.kernel-build.lock" || exit 1
 	kc_log "vmlinux, bzImage and modules built"
 	for f in "$KVMLINUX" "$KBZIMAGE" "$KSYMVERS" "$KGEN_INIT_CPIO" \
 		"$KOBJ/samples/livepatch/livepatch-sample.ko"; do

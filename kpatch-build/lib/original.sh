@@ -61,7 +61,9 @@ build_original() {
 		warn "olddefconfig changed the configuration (source and config do not match?): $(diff <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
 	fi
 	echo "+ ${mk[*]} -j$JOBS KCFLAGS=... ${TARGETS[*]}" >> "$blog"
-	setsid "${mk[@]}" -j"$JOBS" KCFLAGS="-ffunction-sections -fdata-sections" "${TARGETS[@]}" >> "$blog" 2>&1 &
+	# one kernel build at a time on this machine (2 cores: two at once only thrash)
+	setsid flock "$KPATCH_CACHE/.kernel-build.lock" \
+		"${mk[@]}" -j"$JOBS" KCFLAGS="-ffunction-sections -fdata-sections" "${TARGETS[@]}" >> "$blog" 2>&1 &
 	BUILD_PID=$!
 	wait $BUILD_PID || { BUILD_PID=; return 1; }
 	BUILD_PID=
