@@ -33,6 +33,8 @@ build() {	# NAME PATCH
 }
 build cmdline "$TOP/examples/cmdline.patch"
 build consistency "$TOP/integration/patches/18-consistency.patch"
+# two replaced functions (a changed static inline helper of both)
+build static-inline "$TOP/integration/patches/06-static-inline.patch"
 
 # static checks of the script; `info` of the built modules under each shell
 for s in sh dash bash; do
@@ -48,6 +50,15 @@ for sh in dash bash "busybox sh"; do
 	else
 		bad "$sh: kpatch info" "$(paste -sd'|' <<<"$out")"
 	fi
+done
+# the functions `kpatch info` decodes (od + awk) are those readelf shows in the
+# module's .kpatch.strings (function, object pairs)
+for ko in "$OUT"/livepatch-*.ko; do
+	want=$(readelf -p .kpatch.strings "$ko" | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | paste -d' ' - - | sort)
+	have=$(dash "$KPATCH" info "$ko" | awk '/^  [^ ].*:$/ { o = substr($1, 1, length($1) - 1); next }
+		/^    / { print $1, o }' | sort)
+	if [ -n "$want" ] && [ "$want" = "$have" ]; then ok "kpatch info $(basename "$ko"): $(paste -sd, <<<"$have")"
+	else bad "kpatch info $(basename "$ko")" "readelf: $(paste -sd, <<<"$want"); kpatch: $(paste -sd, <<<"$have")"; fi
 done
 echo "--- kpatch info livepatch-cmdline.ko (host, dash):"
 dash "$KPATCH" info "$OUT/livepatch-cmdline.ko" | sed 's/^/    /'
