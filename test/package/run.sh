@@ -38,8 +38,8 @@ else
 fi
 deb=$OUT/build/$DEB
 
-# ---- lintian: no errors (warnings and infos are listed)
-lintian --info "$OUT/build/kpatch-ng_${VERSION}_amd64.changes" > "$OUT/lintian.txt" 2>&1 || true
+# ---- lintian: no errors (warnings and infos -I are listed)
+lintian -I "$OUT/build/kpatch-ng_${VERSION}_amd64.changes" > "$OUT/lintian.txt" 2>&1 || true
 ne=$(grep -c '^E: ' "$OUT/lintian.txt" || true)
 nw=$(grep -c '^W: ' "$OUT/lintian.txt" || true)
 ni=$(grep -c '^I: ' "$OUT/lintian.txt" || true)
@@ -78,7 +78,7 @@ man_ok() {	# the page is installed and man renders it without a warning
 }
 for m in kpatch-build create-diff-object klp-convert kpatch; do check "man $m" man_ok "$m"; done
 comp() {	# completion of WORDS... (the last one is being completed): COMPREPLY
-	PATH=/usr/sbin:/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/$1; shift
+	PATH=/usr/sbin:/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/$1
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "_${COMP_WORDS[0]//-/_}"; echo "${COMPREPLY[*]}"' comp "$@" 2>&1
 }
 for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|--skip-cleanup --skip-compiler-check"; do
