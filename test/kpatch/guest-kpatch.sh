@@ -91,8 +91,28 @@ kp_run list-forced 0 kpatch list
 kp_out list-forced "$CONS_LP [enabled]"
 kp_run force-not-pending 1 kpatch force livepatch-consistency
 kp_out force-not-pending "is not in transition"
+# forcing a patching transition leaves the module removable (6.1: only a forced
+# removal, or the patches a forced one replaces, keep their modules)
 kill "$S"; wait "$S" 2>/dev/null
-# a forced patch's module stays: unload disables it, rmmod is refused
-kp_run unload-forced 1 kpatch unload --wait 20 livepatch-consistency
+kp_run unload-after-forced-patching 0 kpatch unload livepatch-consistency
+kp_check unload-after-forced-patching-gone sh -c "! [ -d /sys/module/$CONS_LP ]"
+
+# ---- a pending unpatching transition: a task asleep in the new function
+kp_run load-3 0 kpatch load /modules/livepatch-consistency.ko
+sleeper
+kp_info "sleeper in the patched function: pid $S"
+kp_run unload-pending 1 kpatch unload --wait 2 livepatch-consistency
+kp_out unload-pending "$CONS_LP: unpatching transition pending for" "  $S sleep: patched" \
+	"did not complete in 2 seconds; its module stays loaded"
+kp_run list-disabling 0 kpatch list
+kp_out list-disabling "$CONS_LP [disabling...]" "  $S sleep: patched"
+kp_run force-removal 0 kpatch force livepatch-consistency
+kp_out force-removal "WARNING: its removal is forced" "  $S sleep: patched" "$CONS_LP: transition forced [disabled]"
+kp_check force-removal-freed sh -c "! [ -d /sys/kernel/livepatch/$CONS_LP ]"
+# the forced removal keeps the module: kpatch unload says so
+kp_run unload-forced 1 kpatch unload --wait 5 livepatch-consistency
 kp_out unload-forced "unloading patch module: $CONS_LP" "rmmod $CONS_LP failed"
-kp_check unload-forced-disabled sh -c "! [ -d /sys/kernel/livepatch/$CONS_LP ]"
+kp_check forced-module-stays test -d "/sys/module/$CONS_LP"
+kp_run list-forced-disabled 0 kpatch list
+kp_out list-forced-disabled "$CONS_LP [disabled]"
+kill "$S"; wait "$S" 2>/dev/null
