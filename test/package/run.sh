@@ -101,29 +101,39 @@ else
 	bad "installed kpatch-build" "$(tail -n 3 "$OUT/kpatch-build.log" | paste -sd' ')"; finish; exit 1
 fi
 cp "$work/livepatch-cmdline.ko" "$OUT/"
-# -d traces the run into its log: which template and tools it found
+# -d logs every command it ran; it also keeps its scratch directory (removed here)
 log=$(find "$KPATCH_CACHE/kpatch-build/logs" -name 'cmdline-*.log' -newer "$work/cmdline.patch" | head -n 1)
 cp "$log" "$OUT/kpatch-build-trace.log"
-scratch=$(sed -n "s/^+* *SCRATCH=\(.*\)$/\1/p" "$log" | head -n 1)
-case $scratch in "$KPATCH_CACHE"/kpatch-build/tmp/cmdline.*) rm -rf "$scratch" ;; esac
+find "$KPATCH_CACHE/kpatch-build/tmp" -mindepth 1 -maxdepth 1 -name 'cmdline.*' -newer "$work/cmdline.patch" \
+	-exec rm -rf {} +
 if grep -qF "$TOP" "$OUT/kpatch-build.log" "$log"; then
 	bad "no path into the repository" "$(grep -hF "$TOP" "$log" | head -n 2 | paste -sd' ')"
 else
-	ok "no path into the repository ($TOP) in the output and the trace of the run"
+	ok "no path into the repository ($TOP) in the output and the -d log of the run"
 fi
-for v in "TPL=/usr/share/kpatch-ng/kmod/patch" "KMOD_INC=/usr/share/kpatch-ng/kmod/include" \
-	"CDO=/usr/bin/create-diff-object" "KLPC=/usr/bin/klp-convert"; do
-	if grep -qE "^\++ *${v}\$" "$log"; then ok "installed layout found: $v"
-	else bad "installed layout: $v" "$(grep -E "^\++ *${v%%=*}=" "$log" | head -n 1)"; fi
+# the commands it ran (the -d log): the installed wrapper with the installed headers,
+# the installed differ and klp-convert
+check "patched compile: /usr/libexec/kpatch-ng/kpatch-cc -idirafter /usr/share/kpatch-ng/kmod/include" \
+	grep -qF "/usr/libexec/kpatch-ng/kpatch-cc -idirafter /usr/share/kpatch-ng/kmod/include" "$log"
+for t in create-diff-object klp-convert; do
+	ran=$(grep -oE "^\+ (\[[0-9.]*s\] )?[^ ]*/$t " "$log" | head -n 1 | awk '{ print $NF }' || true)
+	if [ -n "$ran" ] && [ "$(realpath -m "$ran")" = "/usr/bin/$t" ]; then ok "ran $ran (= /usr/bin/$t)"
+	else bad "ran /usr/bin/$t" "got '$ran'"; fi
 done
-check "the patched compiles ran /usr/libexec/kpatch-ng/kpatch-cc" grep -q /usr/libexec/kpatch-ng/kpatch-cc "$log"
-# the tools found before the trace starts (or cached), by the same lookup
-for t in kpatch-cc kpatch-struct-sizes create-diff-object klp-convert; do
+# the same lookups kpatch-build makes (also those whose result is cached or not logged)
+lookup() {	# FUNCTION ARG: what the installed checks.sh answers
 	# shellcheck disable=SC2016  # expanded by the inner bash
-	f=$(env -i PATH=/usr/bin:/bin bash -c 'SELF_DIR=/usr/libexec/kpatch-ng; . "$SELF_DIR/lib/checks.sh"; find_tool "$1"' sh "$t" || true)
-	case $f in /usr/libexec/kpatch-ng/"$t"|/usr/bin/"$t") ok "installed kpatch-build finds $t: $f" ;;
-	*) bad "installed kpatch-build finds $t" "got '$f'" ;; esac
+	env -i PATH=/usr/bin:/bin bash -c 'SELF_DIR=/usr/libexec/kpatch-ng; . "$SELF_DIR/lib/checks.sh"; "$1" "$2"' sh "$@" || true
+}
+for t in kpatch-cc:/usr/libexec/kpatch-ng/kpatch-cc kpatch-struct-sizes:/usr/libexec/kpatch-ng/kpatch-struct-sizes \
+	create-diff-object:/usr/bin/create-diff-object klp-convert:/usr/bin/klp-convert; do
+	f=$(lookup find_tool "${t%%:*}")
+	if [ -n "$f" ] && [ "$(realpath -m "$f")" = "${t#*:}" ]; then ok "installed kpatch-build finds ${t%%:*}: ${t#*:}"
+	else bad "installed kpatch-build finds ${t%%:*}" "got '$f'"; fi
 done
+f=$(lookup find_kmod_template "")
+if [ "$f" = /usr/share/kpatch-ng/kmod/patch ]; then ok "installed kpatch-build finds the template: $f"
+else bad "installed kpatch-build finds the template" "got '$f'"; fi
 dash /usr/sbin/kpatch info "$work/livepatch-cmdline.ko" > "$OUT/info.txt" 2>&1 || true
 check "installed kpatch info: vmlinux cmdline_proc_show" grep -qx '    cmdline_proc_show' "$OUT/info.txt"
 rm -rf "$work"
