@@ -61,6 +61,10 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	# 30 more real-kernel patches, built and cycled in one boot
 	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
 		suite integration-zoo make --no-print-directory integration-zoo
+	# the runtime manager kpatch in the guest (load/list/info/unload, a pending transition)
+	suite kpatch-guest test/kpatch/run-guest-test.sh
+	# the Debian package: built, lintian, installed, the demo patch built with it and booted
+	[ -n "${SKIP_PACKAGE:-}" ] || suite package test/package/run.sh
 fi
 
 echo
