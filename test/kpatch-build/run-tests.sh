@@ -76,6 +76,7 @@ cp "$B/.config" "$B/config.good"
 cat > "$B/Makefile" <<'MK'
 # fake booted kbuild tree: make -C THIS M=DIR KPATCH_NAME=N [target]
 default:
+	@echo "template: KPATCH_REPLACE=$(KPATCH_REPLACE)"
 	printf 'livepatch=Y\0license=GPL\0' > $(M)/modinfo.bin
 	ld -r -o $(M)/linked.o $(M)/patch-objs.o
 	objcopy --add-section .modinfo=$(M)/modinfo.bin --set-section-flags .modinfo=alloc,readonly \
@@ -127,6 +128,12 @@ expect bad-jobs nz 'error: -j/--jobs needs a positive number' -j x "${STD[@]}" "
 expect zero-jobs nz 'error: -j/--jobs needs a positive number' -j 0 "${STD[@]}" "$T/p/cmdline.patch"
 expect missing-patch nz 'error: patch file .*/nope.patch not found' "${STD[@]}" "$T/p/nope.patch"
 expect oot-alone nz 'error: --oot-module and --oot-module-src go together' --oot-module "$T/x.ko" "${STD[@]}" "$T/p/cmdline.patch"
+expect attached-jobs nz "error: -j/--jobs needs a positive number, got '0'" -j0 "${STD[@]}" "$T/p/cmdline.patch"
+expect attached-cluster nz "error: -j/--jobs needs a positive number, got 'x'" -dRjx "${STD[@]}" "$T/p/cmdline.patch"
+expect unknown-short nz 'error: unknown option -q \(see -h\)' -dq "$T/p/cmdline.patch"
+expect ambiguous-long nz "error: option '--rep' is ambiguous" --rep x "$T/p/cmdline.patch"
+expect missing-arg-long nz 'error: option --name needs an argument' "$T/p/cmdline.patch" --name
+expect empty-arg nz 'error: option -n needs an argument' -n '' "$T/p/cmdline.patch"
 expect long-option-equals nz 'error: kernel config not found|error: config file /nonexistent not found' --config=/nonexistent -s "$S" -v "$B/vmlinux" "$T/p/cmdline.patch"
 expect bad-sourcedir nz "does not look like a kernel source tree" -s "$T" -c "$B/.config" -v "$B/vmlinux" "$T/p/cmdline.patch"
 expect bad-vmlinux nz "is not an ELF file" -s "$S" -c "$B/.config" -v "$B/.config" "$T/p/cmdline.patch"
@@ -330,6 +337,19 @@ if want fake-full-flow; then
 			ok fake-full-flow || ko fake-full-flow "the pipeline did not finish on the fake tree"
 	else
 		skip fake-full-flow "create-diff-object or klp-convert not built"
+	fi
+fi
+if want getopt-forms; then
+	# kpatch's own scripts pass -j2, -dR; GNU getopt also takes -sDIR, --opt=V, --abbrev V
+	if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+		KPATCH_CACHE=$T/cache4 kpb -dRj1 -nclustered -s"$S" -c"$B/.config" --vmlin "$B/vmlinux" --out="$T/o" "$T/p/cmdline.patch"
+		lg=$(ls "$T"/cache4/kpatch-build/logs/clustered-*.log 2>/dev/null | head -n1)
+		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-clustered.ko" ] && grep -q 'scratch directory kept' "$OUT" &&
+			grep -q 'not cached: .*-j1,' "$OUT" && grep -q 'template: KPATCH_REPLACE=0' "$lg" &&
+			ok getopt-forms || ko getopt-forms "-dRj1 -nNAME -sDIR --vmlin --out= not parsed like getopt"
+		rm -rf "$T/cache4"
+	else
+		skip getopt-forms "create-diff-object or klp-convert not built"
 	fi
 fi
 if want attribution; then
