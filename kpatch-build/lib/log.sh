@@ -85,6 +85,7 @@ cleanup() {
 	local pid
 	local mypg
 	mypg=$(cut -d' ' -f5 /proc/$$/stat 2>/dev/null)
+	[ -z "${PROGRESS_PID:-}" ] || kill "$PROGRESS_PID" 2>/dev/null
 	for pid in ${BUILD_PID:-} "${PIDS[@]}"; do
 		[ -n "$pid" ] && [ "$pid" != "${mypg:-}" ] && [ "$pid" != $$ ] || continue
 		kill -TERM -- "-$pid" 2>/dev/null

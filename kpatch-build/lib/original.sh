@@ -65,10 +65,13 @@ build_original() {
 	setsid flock "$KPATCH_CACHE/.kernel-build.lock" \
 		"${mk[@]}" -j"$JOBS" KCFLAGS="-ffunction-sections -fdata-sections" "${TARGETS[@]}" >> "$blog" 2>&1 &
 	BUILD_PID=$!
-	wait $BUILD_PID || { BUILD_PID=; return 1; }
+	progress_start "$BUILD_PID"
+	wait $BUILD_PID || { BUILD_PID=; progress_stop; return 1; }
 	BUILD_PID=
+	progress_stop
 	index_original || return 1
 	echo "build_seconds=$((SECONDS - t0))" >> "$ORIG/info"
+	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info"	# (for progress_total)
 	echo "done $(date -u +%FT%TZ)" > "$MARKER.tmp" && mv "$MARKER.tmp" "$MARKER"
 }
 

@@ -136,7 +136,7 @@ report_status() {	# exit code -> success, refused, no-change, interrupted, faile
 # cleanup calls this with the exit code, before the scratch directory goes
 report_write() {
 	local rc=$1 st meta
-	report_wanted || return 0
+	report_wanted && [ -n "${REPORT_STARTED:-}" ] || return 0
 	report_step ""
 	st=$(report_status "$rc")
 	meta=$(report_meta "$st" "$rc")
