@@ -6,7 +6,7 @@
 # refused before it has one must still be reported). The report is written on
 # every exit path (cleanup calls report_write), from the facts and the globals the
 # other steps set, by one awk program per format: JSON (documented by
-# report-schema.json next to kpatch-build) and Graphviz (lib/report-dot.sh).
+# report-schema.json next to kpatch-build) and Graphviz (report-dot.awk).
 #
 # Fact kinds:  step NAME SECONDS CACHED | obj OBJECT PARENT EXIT | cdo OBJECT LINE
 #   (a line of the differ's --debug output) | ref OBJECT FROM TARGET KIND (a
@@ -44,9 +44,10 @@ report_object() {
 	local o=$1 parent=$2 rc=$3 out=$4 result=$5 line
 	report_wanted || return 0
 	report_fact obj "$o" "$parent" "$rc"
+	# (only the report lines: the --debug output also explains every comparison)
 	while IFS= read -r line; do
 		report_fact cdo "$o" "$line"
-	done <<< "$out"
+	done < <(grep -E '^(patched|new|included|klp|exported): |^create-diff-object: ' <<< "$out")
 	[ "$rc" != 2 ] || report_error "$o cannot be live-patched: $(grep -m1 '^create-diff-object: ' <<< "$out")"
 	[ "$rc" = 0 ] && [ -f "$result" ] || return 0
 	while IFS=$'\t' read -r from target kind; do

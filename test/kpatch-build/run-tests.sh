@@ -589,6 +589,44 @@ else
 			ko kernel-oot "building the booted out-of-tree module failed"
 		fi
 	fi
+	if want kernel-report; then
+		# a .cold part with a WARN (special-section entries) and a klp reference with
+		# sympos 2: the JSON report validated, its graph rendered with the known nodes
+		kpb "${KSTD[@]}" -n report-graph --report "$T/k.json" --report-dot "$T/k.dot" \
+			"$REPO/integration/zoo/22-part-cold-workqueue.patch" "$REPO/integration/patches/11-sympos.patch"
+		[ $RC -eq 0 ] && report_ok kernel-report "$T/k.json" '
+o = objs()
+assert r["status"] == "success" and r["kernel"]["release"].startswith("6.1."), r["kernel"]
+assert len(r["kernel"]["vmlinux_build_id"]) == 40, r["kernel"]
+wq, cpu = o["kernel/workqueue.o"], o["drivers/base/cpu.o"]
+assert "__queue_work" in [p["function"] for p in wq["patched"]], wq["patched"]
+assert any(i["symbol"].startswith("__queue_work") and ".cold" in i["symbol"] and i["reason"] == "part of __queue_work" for i in wq["included"]), wq["included"]
+assert {"section": "__bug_table", "function": "__queue_work"} in wq["special_entries"], wq["special_entries"]
+assert {"symbol": "dev_attr_modalias", "object": "vmlinux", "sympos": 2, "from_object": "drivers/base/cpu.o"} in r["klp_references"]
+steps = {s["name"].split(" (")[0]: s for s in r["steps"]}
+assert steps["building original kernel"]["cached"] and steps["reading symbols and special-section struct sizes of " + r["kernel"]["vmlinux"]]["cached"], r["steps"]
+' || { [ $RC -eq 0 ] || ko kernel-report "build failed (exit $RC)"; }
+		if want kernel-report-dot && [ $RC -eq 0 ]; then
+			dot -Tsvg "$T/k.dot" > "$T/k.svg" 2>> "$OUT"
+			n=0
+			for t in kernel/workqueue.o:__queue_work kernel/workqueue.o:section:__bug_table 'klp:vmlinux:dev_attr_modalias,2' \
+				'kernel/workqueue.o:__queue_work&#45;&gt;kernel/workqueue.o:section:__bug_table' \
+				'drivers/base/cpu.o:print_cpu_modalias&#45;&gt;klp:vmlinux:dev_attr_modalias,2'; do
+				grep -qF "<title>$t</title>" "$T/k.svg" && n=$((n + 1)) || echo "missing $t" >> "$OUT"
+			done
+			grep -q '<title>kernel/workqueue.o:__queue_work&#45;&gt;kernel/workqueue.o:__queue_work\.cold' "$T/k.svg" && n=$((n + 1)) ||
+				echo "missing the .cold edge" >> "$OUT"
+			[ $n = 6 ] && grep -q '>\.cold part<' "$T/k.svg" && ok kernel-report-dot || ko kernel-report-dot "graph lacks nodes or edges"
+		fi
+	fi
+	if want kernel-report-refused; then
+		kpb "${KSTD[@]}" --report "$T/kr.json" "$HERE/patches/cmdline-init-refused.patch"
+		[ $RC -eq 2 ] && report_ok kernel-report-refused "$T/kr.json" '
+assert r["status"] == "refused" and r["exit_code"] == 2 and r["module"] is None
+f = r["refusals"][0]
+assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init" and "__init" in f["reason"], r["refusals"]
+' || { [ $RC -eq 2 ] || ko kernel-report-refused "exit $RC, expected 2"; }
+	fi
 	if want kernel-broken-cleanup; then
 		OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
 		O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
