@@ -464,6 +464,18 @@ if want progress; then
 		grep -q 'original build complete' "$OUT" && ok progress || ko progress "no progress lines while building, too many, or no estimate"
 	OUT=$T/out; rm -rf "$T/cache5"
 fi
+if want progress-lock-wait; then
+	# another kernel build holds the machine's lock: the progress says so
+	mkdir -p "$T/cache6"
+	flock "$T/cache6/.kernel-build.lock" sleep 4 &
+	lpid=$!; sleep 0.3
+	KPATCH_PROGRESS_SECONDS=1 KPATCH_CACHE=$T/cache6 kpb "${STD[@]}" -n lockwait "$T/p/cmdline.patch"
+	wait $lpid
+	[ $RC -eq 0 ] || grep -q 'original build complete' "$OUT" &&
+		grep -q 'original build: waiting for another kernel build (lock .*cache6/.kernel-build.lock), 0m0[1-3]s' "$OUT" &&
+		ok progress-lock-wait || ko progress-lock-wait "waiting for the kernel build lock not reported"
+	rm -rf "$T/cache6"
+fi
 if want attribution; then
 	idx=$(ls "$KPATCH_CACHE"/kpatch-build/orig/*/objects.idx | head -n1)
 	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
