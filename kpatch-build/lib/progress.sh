@@ -16,7 +16,8 @@ progress_count() { find "$1" -name '.*.o.cmd' -type f 2>/dev/null | wc -l; }
 progress_total() {
 	local n f
 	if [ -f "$KOBJ/vmlinux" ] && [ "$KOBJ" != "$OBJ" ]; then
-		n=$(progress_count "$KOBJ")
+		# (without the objects of the boot image, which vmlinux and modules do not make)
+		n=$(find "$KOBJ" -path "$KOBJ/arch/*/boot" -prune -o -name '.*.o.cmd' -type f -print 2>/dev/null | wc -l)
 		[ "$n" -gt 0 ] && { echo "$n"; return; }
 	fi
 	for f in $(ls -t "$KB_CACHE"/orig/*/info 2>/dev/null); do

@@ -25,6 +25,12 @@ function user_node(o, u) {	# the node of a user named in a reason
 	node(o ":" u, q(u), "")
 	return o ":" u
 }
+function ref_label(o, from, t, kind,   l) {	# a reference of the output from -> t
+	if (kind != "call") return "uses"
+	l = ((o, t) in is_new) ? "new" : "calls"
+	if (index(t, from ".") == 1 && t ~ /\.cold$/) l = ".cold part" (l == "new" ? " (new)" : "")
+	return l
+}
 function why_label(w) { sub(/,? *needed by .*$/, "", w); return w == "" ? "needed by" : w }
 
 END {
@@ -78,10 +84,12 @@ END {
 		# and the references of the output
 		for (k = 1; k <= nref[o]; k++) {
 			f = o ":" ref_from[o, k]; t = ref_to[o, k]; kind = ref_kind[o, k]
+			if (kind == "special-klp") f = o ":section:" ref_from[o, k]
 			if (!(f in have)) continue
+			if (kind == "special-klp" && ((o, t) in klpnode)) { edge(f, klpnode[o, t], "refers to", ", color=\"#3060c0\", style=dotted"); continue }
 			if (kind == "special") edge(f, o ":section:" t, "entry", ", style=dotted")
 			else if (kind == "klp" && ((o, t) in klpnode)) edge(f, klpnode[o, t], "klp", ", color=\"#3060c0\"")
-			else if ((o ":" t) in have) edge(f, o ":" t, kind != "call" ? "uses" : ((o, t) in is_new) ? "new" : "calls", "")
+			else if ((o ":" t) in have) edge(f, o ":" t, ref_label(o, ref_from[o, k], t, kind), "")
 		}
 	}
 	printf "}\n"

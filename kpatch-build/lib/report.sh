@@ -10,7 +10,8 @@
 #
 # Fact kinds:  step NAME SECONDS CACHED | obj OBJECT PARENT EXIT | cdo OBJECT LINE
 #   (a line of the differ's --debug output) | ref OBJECT FROM TARGET KIND (a
-#   relocation of the differ's output: KIND call, data, klp, special) | warning MSG
+#   relocation of the differ's output: KIND call, data, klp, special, special-klp)
+#   | warning MSG
 
 REPORT_FACTS=
 REPORT_STEP=checks
@@ -58,7 +59,9 @@ report_object() {
 # FROM TARGET KIND per relocation of an output object that ties a function to
 # something: a function or data object it uses (call, data), a klp symbol (klp),
 # a special-section entry about it (special: FROM is the function, TARGET the
-# section). Boilerplate entries every function has are left out.
+# section), a klp symbol such entries refer to (special-klp: FROM is the
+# section, e.g. a static call key). Boilerplate entries every function has are
+# left out.
 REPORT_BOILERPLATE='__mcount_loc|__patchable_function_entries|.orc_unwind|.orc_unwind_ip|.return_sites|.call_sites|.retpoline_sites|.ibt_endbr_seal|.kpatch.funcs|.klp.module_relocs.*|.discard.*|.debug_*|.eh_frame'
 report_refs() {
 	{ readelf -SW "$1"; echo "@@syms"; readelf -sW "$1"; echo "@@relocs"; readelf -rW "$1"; } 2>/dev/null |
@@ -83,6 +86,7 @@ report_refs() {
 		sym = $5; add = (NF >= 7) ? (($6 == "-") ? -strtonum16($7) : strtonum16($7)) : 0
 		if (special) {
 			if (rs ~ boiler) next
+			if (sym ~ /^\.klp\.sym\./) { if (!seen[rs SUBSEP sym]++) print rs "\t" sym "\tspecial-klp"; next }
 			f = (sym in defined && defined[sym] == "FUNC") ? sym : owner(sym, add)
 			if (f != "" && !seen[f SUBSEP rs]++) print f "\t" rs "\tspecial"
 			next
@@ -107,7 +111,7 @@ report_meta() {	# key=value lines for the awk writers (values may be empty)
 	local st=$1 rc=$2 krel='' bid='' csum='' ko_sum='' p
 	[ -z "${KOBJ:-}" ] || krel=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)
 	[ -n "$krel" ] || [ -z "${OBJ:-}" ] || krel=$(cat "$OBJ/include/config/kernel.release" 2>/dev/null)
-	[ -z "${VMLINUX:-}" ] || [ ! -f "$VMLINUX" ] || bid=$(readelf -nW "$VMLINUX" 2>/dev/null | sed -n 's/^ *Build ID: *//p' | head -n1)
+	[ -z "${VMLINUX:-}" ] || [ ! -f "$VMLINUX" ] || bid=$(readelf -nW "$VMLINUX" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -n1)
 	[ -z "${CONFIG:-}" ] || [ ! -f "$CONFIG" ] || csum=$(sha256sum < "$CONFIG" | cut -d' ' -f1)
 	[ "$st" != success ] || ko_sum=$(sha256sum < "$OUTDIR/$MODNAME.ko" | cut -d' ' -f1)
 	printf '%s\n' "status=$st" "exit_code=$rc" "name=${NAME:-}" "seconds=$(elapsed)" \

@@ -602,8 +602,8 @@ else
 		fi
 	fi
 	if want kernel-report; then
-		# a .cold part with a WARN (special-section entries) and a klp reference with
-		# sympos 2: the JSON report validated, its graph rendered with the known nodes
+		# a new .cold part, tracepoints (.static_call_sites entries) and a klp
+		# reference with sympos 2: the JSON report validated, its graph rendered
 		kpb "${KSTD[@]}" -n report-graph --report "$T/k.json" --report-dot "$T/k.dot" \
 			"$REPO/integration/zoo/22-part-cold-workqueue.patch" "$REPO/integration/patches/11-sympos.patch"
 		[ $RC -eq 0 ] && report_ok kernel-report "$T/k.json" '
@@ -612,8 +612,10 @@ assert r["status"] == "success" and r["kernel"]["release"].startswith("6.1."), r
 assert len(r["kernel"]["vmlinux_build_id"]) == 40, r["kernel"]
 wq, cpu = o["kernel/workqueue.o"], o["drivers/base/cpu.o"]
 assert "__queue_work" in [p["function"] for p in wq["patched"]], wq["patched"]
-assert any(i["symbol"].startswith("__queue_work") and ".cold" in i["symbol"] and i["reason"] == "part of __queue_work" for i in wq["included"]), wq["included"]
-assert {"section": "__bug_table", "function": "__queue_work"} in wq["special_entries"], wq["special_entries"]
+assert {"function": "__queue_work.cold", "used_by": "__queue_work"} in wq["new"], wq["new"]
+assert {"symbol": "__already_done.7", "reason": "needed by __queue_work.cold"} in wq["included"], wq["included"]
+assert {"section": ".static_call_sites", "function": "__queue_work"} in wq["special_entries"], wq["special_entries"]
+assert [p["function"] for p in cpu["patched"]] == ["print_cpu_modalias"], cpu["patched"]
 assert {"symbol": "dev_attr_modalias", "object": "vmlinux", "sympos": 2, "from_object": "drivers/base/cpu.o"} in r["klp_references"]
 steps = {s["name"].split(" (")[0]: s for s in r["steps"]}
 assert steps["building original kernel"]["cached"] and steps["reading symbols and special-section struct sizes of " + r["kernel"]["vmlinux"]]["cached"], r["steps"]
@@ -621,14 +623,15 @@ assert steps["building original kernel"]["cached"] and steps["reading symbols an
 		if want kernel-report-dot && [ $RC -eq 0 ]; then
 			dot -Tsvg "$T/k.dot" > "$T/k.svg" 2>> "$OUT"
 			n=0
-			for t in kernel/workqueue.o:__queue_work kernel/workqueue.o:section:__bug_table 'klp:vmlinux:dev_attr_modalias,2' \
-				'kernel/workqueue.o:__queue_work&#45;&gt;kernel/workqueue.o:section:__bug_table' \
+			W=kernel/workqueue.o
+			for t in $W:__queue_work $W:__queue_work.cold $W:section:.static_call_sites 'klp:vmlinux:dev_attr_modalias,2' \
+				"$W:__queue_work&#45;&gt;$W:section:.static_call_sites" "$W:__queue_work&#45;&gt;$W:__queue_work.cold" \
+				"$W:__queue_work.cold&#45;&gt;$W:__already_done.7" \
 				'drivers/base/cpu.o:print_cpu_modalias&#45;&gt;klp:vmlinux:dev_attr_modalias,2'; do
 				grep -qF "<title>$t</title>" "$T/k.svg" && n=$((n + 1)) || echo "missing $t" >> "$OUT"
 			done
-			grep -q '<title>kernel/workqueue.o:__queue_work&#45;&gt;kernel/workqueue.o:__queue_work\.cold' "$T/k.svg" && n=$((n + 1)) ||
-				echo "missing the .cold edge" >> "$OUT"
-			[ $n = 6 ] && grep -q '>\.cold part<' "$T/k.svg" && ok kernel-report-dot || ko kernel-report-dot "graph lacks nodes or edges"
+			[ $n = 8 ] && grep -q '>\.cold part (new)<' "$T/k.svg" && grep -q '>klp references into vmlinux<' "$T/k.svg" &&
+				ok kernel-report-dot || ko kernel-report-dot "graph lacks nodes or edges"
 		fi
 	fi
 	if want kernel-report-refused; then
