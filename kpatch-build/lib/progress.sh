@@ -20,11 +20,12 @@ progress_total() {
 		n=$(find "$KOBJ" -path "$KOBJ/arch/*/boot" -prune -o -name '.*.o.cmd' -type f -print 2>/dev/null | wc -l)
 		[ "$n" -gt 0 ] && { echo "$n"; return; }
 	fi
-	for f in $(ls -t "$KB_CACHE"/orig/*/info 2>/dev/null); do
-		grep -qx "kernelversion=$kver" "$f" || continue
+	# (newest first; kver: the source's version, set by orig_cache_key)
+	while IFS= read -r f; do
+		grep -qx "kernelversion=${kver:-}" "$f" || continue
 		n=$(sed -n 's/^objects=//p' "$f")
 		[ -n "$n" ] && { echo "$n"; return; }
-	done
+	done < <(find "$KB_CACHE/orig" -mindepth 2 -maxdepth 2 -name info -printf '%T@ %p\n' 2>/dev/null | sort -rn | cut -d' ' -f2-)
 	echo 0
 }
 progress_time() { printf '%dm%02ds' $(( $1 / 60 )) $(( $1 % 60 )); }
@@ -54,7 +55,7 @@ progress_watch() {	# BUILD-PID: until it ends (or this run does)
 	total=$(progress_total)
 	start=$(progress_count "$OBJ")
 	while sleep 1; do
-		kill -0 "$pid" 2>/dev/null && kill -0 $$ 2>/dev/null || break
+		if ! kill -0 "$pid" 2>/dev/null || ! kill -0 $$ 2>/dev/null; then break; fi
 		# (microseconds: whole seconds could put two lines 1 s apart)
 		ms=$(( (${EPOCHREALTIME/./} - t0) / 1000 )); s=$(( ms / 1000 ))
 		[ "$last" -lt 0 ] || [ $(( ms - last )) -ge $(( every * 1000 - 100 )) ] || continue
