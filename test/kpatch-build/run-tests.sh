@@ -394,7 +394,9 @@ assert r["kernel"]["config_sha256"] == hashlib.sha256(open(sys.argv[3], "rb").re
 			"$T/rich.json" "$T/p/rich.patch" "$B/.config" && ok report-hashes || ko report-hashes "module, patch or config hash wrong"
 		[ $RC -eq 0 ] || ko report-success "build failed (exit $RC)"
 	fi
-	if want report-dot; then
+	if want report-dot && ! command -v dot >/dev/null; then
+		skip report-dot "graphviz (dot) not installed"
+	elif want report-dot; then
 		if dot -Tsvg "$T/rich.dot" > "$T/rich.svg" 2>> "$OUT"; then
 			n=0
 			x=fs/proc/cmdline.o:$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["objects"][0]["new"][0]["function"])' "$T/rich.json")
@@ -620,7 +622,9 @@ assert {"symbol": "dev_attr_modalias", "object": "vmlinux", "sympos": 2, "from_o
 steps = {s["name"].split(" (")[0]: s for s in r["steps"]}
 assert steps["building original kernel"]["cached"] and steps["reading symbols and special-section struct sizes of " + r["kernel"]["vmlinux"]]["cached"], r["steps"]
 ' || { [ $RC -eq 0 ] || ko kernel-report "build failed (exit $RC)"; }
-		if want kernel-report-dot && [ $RC -eq 0 ]; then
+		if want kernel-report-dot && ! command -v dot >/dev/null; then
+			skip kernel-report-dot "graphviz (dot) not installed"
+		elif want kernel-report-dot && [ $RC -eq 0 ]; then
 			dot -Tsvg "$T/k.dot" > "$T/k.svg" 2>> "$OUT"
 			n=0
 			W=kernel/workqueue.o
