@@ -71,7 +71,6 @@ build_original() {
 	progress_stop
 	index_original || return 1
 	echo "build_seconds=$((SECONDS - t0))" >> "$ORIG/info"
-	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info"	# (for progress_total)
 	echo "done $(date -u +%FT%TZ)" > "$MARKER.tmp" && mv "$MARKER.tmp" "$MARKER"
 }
 
@@ -100,6 +99,7 @@ index_original() {
 		echo "$o $src ${parent[$o]:--}"
 	done > "$ORIG/objects.idx.tmp" || return 1
 	mv "$ORIG/objects.idx.tmp" "$ORIG/objects.idx"
+	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info"	# (for progress_total)
 }
 
 # Readers share the lock for the whole run; a build takes it exclusively.
