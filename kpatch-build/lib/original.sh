@@ -65,8 +65,10 @@ build_original() {
 	setsid flock "$KPATCH_CACHE/.kernel-build.lock" \
 		"${mk[@]}" -j"$JOBS" KCFLAGS="-ffunction-sections -fdata-sections" "${TARGETS[@]}" >> "$blog" 2>&1 &
 	BUILD_PID=$!
-	wait $BUILD_PID || { BUILD_PID=; return 1; }
+	progress_start "$BUILD_PID"
+	wait $BUILD_PID || { BUILD_PID=; progress_stop; return 1; }
 	BUILD_PID=
+	progress_stop
 	index_original || return 1
 	echo "build_seconds=$((SECONDS - t0))" >> "$ORIG/info"
 	echo "done $(date -u +%FT%TZ)" > "$MARKER.tmp" && mv "$MARKER.tmp" "$MARKER"
@@ -97,6 +99,7 @@ index_original() {
 		echo "$o $src ${parent[$o]:--}"
 	done > "$ORIG/objects.idx.tmp" || return 1
 	mv "$ORIG/objects.idx.tmp" "$ORIG/objects.idx"
+	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info"	# (for progress_total)
 }
 
 # Readers share the lock for the whole run; a build takes it exclusively.
