@@ -55,6 +55,9 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	suite integration-smoke integration/smoke.sh
 	# the demo patch built by kpatch-build and booted, plus one refusal
 	suite integration-ci make --no-print-directory integration-ci
+	# CC="distcc gcc" (two local daemons) and CC="ccache gcc"; the original kernel
+	# built through distcc is cached (once per machine, ~5 minutes)
+	suite integration-farm integration/farm.sh
 	# the whole boot-tested patch suite (about 80 s once the kernels are cached)
 	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
 		suite integration make --no-print-directory integration

@@ -153,7 +153,7 @@ convert_klp() {
 	step "converting klp relocations"
 	KLPC=$(find_tool klp-convert) || fail "klp-convert not found (run 'make' in the kpatch-ng tree)"
 	final=$SCRATCH/$MODNAME.ko
-	klpc_args=()
+	klpc_args=(--symvers "$KOBJ/Module.symvers")	# (exported: left to the loader)
 	for p in "${!PARENTS[@]}"; do
 		klpc_args+=(--symtab "$p=${PARENTS[$p]}")
 		[ "$p" = vmlinux ] || klpc_args+=(--object "$p")
