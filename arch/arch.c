@@ -9,24 +9,27 @@ static const struct arch *const arches[] = {
 	&arch_x86_64,
 };
 
-const struct arch *arch_get(const struct elf *elf)
+const struct arch *arch_nth(size_t i)
+{
+	return i < ARRAY_SIZE(arches) ? arches[i] : NULL;
+}
+
+const struct arch *arch_for_machine(uint16_t machine)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(arches); i++)
-		if (arches[i]->machine == elf->ehdr.e_machine)
+		if (arches[i]->machine == machine)
 			return arches[i];
-	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64)",
-	    elf->path, elf->ehdr.e_machine);
+	return NULL;
 }
 
-const struct special_section *arch_special(const struct arch *arch,
-					   const char *name)
+const struct arch *arch_get(const struct elf *elf)
 {
-	const struct special_section *s;
+	const struct arch *arch = arch_for_machine(elf->ehdr.e_machine);
 
-	for (s = arch->special; s->name; s++)
-		if (!strcmp(s->name, name))
-			return s;
-	return NULL;
+	if (arch)
+		return arch;
+	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64)",
+	    elf->path, elf->ehdr.e_machine);
 }

@@ -15,22 +15,50 @@
 #include <stdint.h>
 #include "lib/elf.h"
 
-/* How the entries of a special section are tied to the code they describe. */
+/* What a section is to the tools (the special-section table, special.c). */
+enum section_role {
+	SEC_KNOWN = 1,	/* code, data, or a table handled by symbol or name */
+	SEC_ENTRIES,	/* a special section: the entries of included code stay */
+	SEC_CALLSITE,	/* per-call-site data: entries come with their users */
+	SEC_INIT,	/* freed after init: its code cannot be patched */
+	SEC_DEBUG,	/* never loaded: not compared, not copied */
+	SEC_REFUSED,	/* a new or changed one is refused, for @why */
+};
+
+/*
+ * One row of the table. A section without a row is not understood, and a
+ * new or changed one is refused as such.
+ */
 struct special_section {
 	const char *name;
-	const char *size_env;	/* env var holding the entry size, or NULL */
-	unsigned int size;	/* fixed entry size when size_env is NULL */
+	bool prefix;		/* @name is a prefix (.data..Lubsan_data12) */
+	enum section_role role;
+	/* SEC_ENTRIES: the entry size, fixed or from the running kernel's
+	 * struct (kpatch-struct-sizes prints it as size_env=N) */
+	unsigned int size;
+	const char *size_env;
+	const char *size_struct;
 	unsigned int owner_off;	/* entry offset of the relocation to code */
 	/*
 	 * Entries of a section without relocations that parallels another
 	 * one entry for entry (.orc_unwind follows .orc_unwind_ip).
 	 */
 	const char *companion;
-	/* range in an entry that may differ without meaning a change */
+	/* the range of an entry that may differ for the same code */
 	unsigned int ignore_off, ignore_len;
 	/* the owner relocation points at data, not code (.printk_index) */
 	bool data_owner;
+	/*
+	 * The module loader consumes it while loading the patch module, before
+	 * livepatch writes relocations to another module (klp-convert).
+	 */
+	bool early;
+	bool infer_size;	/* SEC_CALLSITE: entries of one inferred size */
+	const char *why;	/* SEC_REFUSED: the reason */
 };
+
+/* The rows every architecture shares (special.c). */
+extern const struct special_section special_shared[];
 
 struct arch {
 	const char *name;
@@ -39,7 +67,8 @@ struct arch {
 	unsigned int r_pc32;		/* 32-bit PC-relative reference */
 	unsigned int r_none;
 	const char *fentry;		/* the ftrace entry symbol */
-	const struct special_section *special;	/* NULL-name terminated */
+	/* this arch's rows of the special-section table, NULL-name ended */
+	const struct special_section *special;
 	/* bytes the relocated field covers; 0 for an unknown type */
 	unsigned int (*reloc_size)(unsigned int type);
 	bool (*reloc_is_pcrel)(unsigned int type);
@@ -67,8 +96,35 @@ struct arch {
 /* The ops for @elf's machine; exits with a clear error for others. */
 const struct arch *arch_get(const struct elf *elf);
 
-/* Look up a special section description by section name. */
+/* The @i-th supported architecture, or NULL past the last. */
+const struct arch *arch_nth(size_t i);
+/* The ops for machine @machine, or NULL. */
+const struct arch *arch_for_machine(uint16_t machine);
+
+/* The table's row for section @name, or NULL (special.c). */
+const struct special_section *arch_section(const struct arch *arch,
+					   const char *name);
+/* The row of a special section (SEC_ENTRIES) named @name, or NULL. */
 const struct special_section *arch_special(const struct arch *arch,
 					   const char *name);
+/* Row @i of @arch's whole table (its rows, then the shared), or NULL. */
+const struct special_section *arch_row(const struct arch *arch, size_t i);
+
+/*
+ * The same lookup, hashed: for looking up every section of an object
+ * (section_index_find() == arch_section()).
+ */
+#define SECTION_BUCKETS	256
+struct section_bucket {
+	const struct special_section **rows;
+	size_t n;
+};
+struct section_index {
+	struct section_bucket bucket[SECTION_BUCKETS];
+};
+struct section_index *section_index_new(const struct arch *arch);
+const struct special_section *section_index_find(const struct section_index *x,
+						 const char *name);
+void section_index_free(struct section_index *x);
 
 #endif

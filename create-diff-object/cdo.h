@@ -58,6 +58,7 @@ struct secinfo {
 	struct section *out;		/* whole-section copy in the output */
 	bool anonymous;			/* no function/object symbol inside */
 	bool whole;			/* copied whole into the output */
+	const struct special_section *row; /* its row of the arch's table */
 	bool ignored;			/* KPATCH_IGNORE_SECTION */
 	bool special;			/* arch special section */
 	bool callsite;			/* per-call-site data: __dyndbg, ubsan */
@@ -80,6 +81,7 @@ struct span {
 struct cdo {
 	struct elf *orig, *patched, *out;
 	const struct arch *arch;
+	struct section_index *sections;	/* the arch's special-section table */
 	const char *orig_path, *patched_path;
 	const char *parent;		/* vmlinux or a module name */
 	const char *parent_symtab_path, *symvers_path;

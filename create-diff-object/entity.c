@@ -108,24 +108,21 @@ struct symbol *entity_at(const struct section *sec, uint64_t off)
 	return NULL;
 }
 
+static bool has_role(const struct section *sec, enum section_role role)
+{
+	const struct special_section *row = sci(sec)->row;
+
+	return row && row->role == role;
+}
+
 bool is_init_section(const struct section *sec)
 {
-	return !strncmp(sec->name, ".init.", 6) ||
-	       !strncmp(sec->name, ".exit.", 6) ||
-	       !strncmp(sec->name, ".meminit.", 9) ||
-	       !strncmp(sec->name, ".initcall", 9);
+	return has_role(sec, SEC_INIT);
 }
 
 bool is_debug_section(const struct section *sec)
 {
-	return !strncmp(sec->name, ".debug_", 7) ||
-	       !strncmp(sec->name, ".rela.debug_", 12) ||
-	       !strcmp(sec->name, ".comment") ||
-	       !strncmp(sec->name, ".note", 5) ||
-	       !strncmp(sec->name, ".discard", 8) ||
-	       !strcmp(sec->name, ".llvm_addrsig") ||
-	       !strcmp(sec->name, ".eh_frame") ||
-	       !strncmp(sec->name, ".gnu.", 5);
+	return has_role(sec, SEC_DEBUG);
 }
 
 bool is_patch_source_section(const struct section *sec)
@@ -166,7 +163,8 @@ void classify(struct cdo *c, struct elf *elf)
 	for_each_sec(elf, sec) {
 		struct secinfo *s = xcalloc(1, sizeof(*s));
 
-		s->special = arch_special(c->arch, sec->name) != NULL;
+		s->row = section_index_find(c->sections, sec->name);
+		s->special = s->row && s->row->role == SEC_ENTRIES;
 		s->anonymous = true;
 		sec->priv = s;
 	}

@@ -135,11 +135,10 @@ void callsite_sections(struct cdo *c, struct elf *elf)
 	for_each_sec(elf, sec) {
 		struct secinfo *s = sci(sec);
 
-		if (!strncmp(sec->name, ".data..Lubsan", 13)) {
-			s->callsite = true;
-		} else if (!strcmp(sec->name, "__dyndbg") ||
-			   !strcmp(sec->name, "__verbose")) {
-			s->callsite = true;
+		if (!s->row || s->row->role != SEC_CALLSITE)
+			continue;
+		s->callsite = true;
+		if (s->row->infer_size) {
 			if (!s->anonymous || !sec->size)
 				continue;
 			s->entsize = infer_entry_size(sec, 0, false);
@@ -311,7 +310,7 @@ void special_sections(struct cdo *c)
 
 		if (!sci(sec)->special || !sec->size)
 			continue;
-		d = arch_special(c->arch, sec->name);
+		d = sci(sec)->row;
 		select_entries(c, sec, d);
 	}
 	for_each_sec(c->patched, sec) {
@@ -319,7 +318,7 @@ void special_sections(struct cdo *c)
 
 		if (!sci(sec)->special || !sec->size)
 			continue;
-		d = arch_special(c->arch, sec->name);
+		d = sci(sec)->row;
 		if (d->companion)
 			follow_companion(c, sec, d);
 	}

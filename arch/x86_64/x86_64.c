@@ -195,34 +195,7 @@ static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
 	return found > 0;
 }
 
-/* Entry sizes come from the kernel's structs, via the environment. */
-#define SIZED(n, env)	{ .name = n, .size_env = env }
-#define FIXED(n, sz)	{ .name = n, .size = sz }
-
-static const struct special_section x86_special[] = {
-	/* bug_entry: addr disp, file disp, line (ignored), flags */
-	{ .name = "__bug_table", .size_env = "BUG_STRUCT_SIZE",
-	  .ignore_off = 8, .ignore_len = 2 },
-	SIZED("__jump_table", "JUMP_STRUCT_SIZE"),
-	SIZED("__ex_table", "EX_STRUCT_SIZE"),
-	SIZED(".altinstructions", "ALT_STRUCT_SIZE"),
-	SIZED(".parainstructions", "PARA_STRUCT_SIZE"),
-	SIZED(".static_call_sites", "STATIC_CALL_STRUCT_SIZE"),
-	FIXED(".orc_unwind_ip", 4),
-	/* no relocations: entry i describes .orc_unwind_ip's entry i */
-	{ .name = ".orc_unwind", .size_env = "ORC_STRUCT_SIZE",
-	  .companion = ".orc_unwind_ip" },
-	FIXED(".smp_locks", 4),
-	FIXED("__mcount_loc", 8),
-	FIXED("__patchable_function_entries", 8),
-	FIXED(".retpoline_sites", 4),
-	FIXED(".return_sites", 4),
-	FIXED(".call_sites", 4),
-	FIXED(".ibt_endbr_seal", 4),
-	/* pointers to pi_entry objects, which point at the format strings */
-	{ .name = ".printk_index", .size = 8, .data_owner = true },
-	{ .name = NULL },
-};
+extern const struct special_section x86_special[];
 
 const struct arch arch_x86_64 = {
 	.name = "x86_64",
