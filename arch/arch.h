@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Everything the tools need to know about one architecture, behind one
- * small ops table: relocation types and widths, the ftrace call every
- * patchable function starts with, the layouts of the kernel's special
- * sections, and the instruction knowledge used to recognise a change that
- * is only a shifted __LINE__. Generic code asks arch_get() and never looks
- * at e_machine itself.
+ * ops table (struct arch): relocation types, widths and targets, the ftrace
+ * site every patchable function starts with (as a pattern), the prefix
+ * symbols before functions, its rows of the special-section table, and the
+ * instruction knowledge used to recognise a change that is only a shifted
+ * __LINE__ and to read branches for the inline report. Generic code asks
+ * arch_get() and never looks at e_machine, relocation types or instruction
+ * bytes itself.
  */
 #ifndef KP_ARCH_H
 #define KP_ARCH_H
@@ -60,15 +62,42 @@ struct special_section {
 /* The rows every architecture shares (special.c). */
 extern const struct special_section special_shared[];
 
+/*
+ * How a function's ftrace site looks, as data: generic code (arch.c) finds
+ * it. Either a call to @call (its relocation @reloc_off bytes into the
+ * @call_len-byte instruction) right after one of @prologues (code that may
+ * come first: endbr64, a global-entry TOC setup and mflr; tried in order,
+ * the first whose bytes match decides, so the empty one goes last), or,
+ * with @patchable_entries, an entry of __patchable_function_entries
+ * pointing at the function, or @patchable_before bytes before it
+ * (-fpatchable-function-entry=N,M: N NOPs, M of them before, no call).
+ */
+struct ftrace_prologue {
+	const unsigned char *bytes;	/* in file order */
+	unsigned int len;
+};
+
+struct ftrace_pattern {
+	const char *call;		/* the function called; NULL: none */
+	unsigned int call_len;
+	unsigned int reloc_off;
+	const struct ftrace_prologue *prologues;	/* ends with len 0 */
+	bool patchable_entries;
+	unsigned int patchable_before;
+};
+
 struct arch {
 	const char *name;
 	uint16_t machine;
-	unsigned int r_abs64;		/* absolute 64-bit reference */
-	unsigned int r_pc32;		/* 32-bit PC-relative reference */
-	unsigned int r_none;
-	const char *fentry;		/* the ftrace entry symbol */
+	unsigned int r_abs64;		/* absolute 64-bit reference (records) */
 	/* this arch's rows of the special-section table, NULL-name ended */
 	const struct special_section *special;
+	const struct ftrace_pattern *ftrace;
+	/*
+	 * The padding symbol the compiler puts before a function
+	 * (CONFIG_FUNCTION_PADDING: "__pfx_" + its name), or NULL.
+	 */
+	const char *prefix_symbol;
 	/* bytes the relocated field covers; 0 for an unknown type */
 	unsigned int (*reloc_size)(unsigned int type);
 	bool (*reloc_is_pcrel)(unsigned int type);
@@ -79,8 +108,6 @@ struct arch {
 	 */
 	int64_t (*reloc_target)(const struct section *sec,
 				const struct reloc *r);
-	/* Offset of the ftrace call relocation in @func, or -1 if none. */
-	long (*ftrace_call_offset)(const struct symbol *func);
 	/*
 	 * True when code @a and @b (same length) differ only in immediates
 	 * that feed a call to one of @line_funcs (a __LINE__ argument).
@@ -91,7 +118,22 @@ struct arch {
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
 				 void *ctx);
+	/*
+	 * The inline report (optional): when @a and @b (code of @alen and
+	 * @blen bytes, equal before @i) differ at @i only in the displacement
+	 * of a forward branch over code that grew or shrank, the end of that
+	 * displacement field; else 0.
+	 */
+	uint64_t (*branch_field_end)(const unsigned char *a, uint64_t alen,
+				     const unsigned char *b, uint64_t blen,
+				     uint64_t i, uint64_t len);
 };
+
+/* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
+long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
+/* Is @name a prefix (padding) symbol; @parent gets the function's name. */
+bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
+			   const char **parent);
 
 /* The ops for @elf's machine; exits with a clear error for others. */
 const struct arch *arch_get(const struct elf *elf);

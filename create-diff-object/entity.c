@@ -131,18 +131,19 @@ bool is_patch_source_section(const struct section *sec)
 }
 
 /*
- * The function a ".cold" piece was split from, or the function a
- * "__pfx_" padding symbol precedes: such pieces live and die with it.
+ * The function a ".cold" piece was split from, or the function a prefix
+ * (padding) symbol precedes: such pieces live and die with it.
  */
-static void find_parent(struct elf *elf, struct symbol *sym)
+static void find_parent(const struct cdo *c, struct elf *elf,
+			struct symbol *sym)
 {
-	const char *cold = strstr(sym->name, ".cold");
+	const char *cold = strstr(sym->name, ".cold"), *of;
 	char *pname;
 
 	if (!is_func(sym))
 		return;
-	if (!strncmp(sym->name, "__pfx_", 6)) {
-		pname = xstrdup(sym->name + 6);
+	if (arch_is_prefix_symbol(c->arch, sym->name, &of)) {
+		pname = xstrdup(of);
 	} else if (cold) {
 		pname = xstrdup(sym->name);
 		pname[cold - sym->name] = 0;
@@ -181,7 +182,7 @@ void classify(struct cdo *c, struct elf *elf)
 		s->special_static = sym->type == STT_OBJECT &&
 				    is_local_sym(sym) &&
 				    is_special_static_name(sym->name);
-		find_parent(elf, sym);
+		find_parent(c, elf, sym);
 	}
 	for_each_sym(elf, sym) {
 		if (!sym->parent)

@@ -116,7 +116,7 @@ static void verify_func(struct cdo *c, struct symbol *sym)
 		return;
 	}
 	if (sym->status == CHANGED && !sym->parent && !si(sym)->copied &&
-	    c->arch->ftrace_call_offset(sym) < 0)
+	    arch_ftrace_site(c->arch, sym) < 0)
 		refuse_func(c, sym, si(sym)->data_ref ?
 			    "no ftrace call site at its start (notrace), and data refers to it, so its callers cannot all be patched instead" :
 			    "no ftrace call site at its start (notrace or no -pg?), it cannot be patched");
