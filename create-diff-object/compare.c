@@ -7,7 +7,7 @@
  * same place, whatever the symbol indices. String literals compare by
  * their text, special statics by their contents. A function whose bytes
  * differ only in immediates that feed a __LINE__ argument is SAME.
- * Changes then propagate (propagate.c).
+ * The propagate pass (propagate.c) runs next.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -400,8 +400,4 @@ void compare(struct cdo *c)
 		else
 			compare_entity(c, p);
 	}
-	propagate(c);
-	for_each_sym(c->patched, p)
-		if (p->twin)
-			p->twin->status = p->status;
 }

@@ -156,7 +156,7 @@ static void find_parent(const struct cdo *c, struct elf *elf,
 	free(pname);
 }
 
-void classify(struct cdo *c, struct elf *elf)
+static void classify_object(struct cdo *c, struct elf *elf)
 {
 	struct section *sec;
 	struct symbol *sym;
@@ -190,6 +190,12 @@ void classify(struct cdo *c, struct elf *elf)
 		si(sym)->sibling = si(sym->parent)->child;
 		si(sym->parent)->child = sym;
 	}
+}
+
+void classify(struct cdo *c)
+{
+	classify_object(c, c->orig);
+	classify_object(c, c->patched);
 }
 
 /* Free what classify() and the passes hung off the model. */

@@ -117,7 +117,7 @@ static int finish(struct cdo *c, int code)
 	unclassify(c->orig);
 	unclassify(c->patched);
 	klp_free(c);
-	include_free();
+	include_free(c);
 	section_index_free(c->sections);
 	elf_close(c->orig);
 	elf_close(c->patched);
@@ -136,10 +136,33 @@ static unsigned int count_new(struct cdo *c)
 	return n;
 }
 
+/*
+ * The passes, in the order cdo.h describes. Each reads what the ones
+ * before it left on the model and in struct cdo; none calls another.
+ */
+static const struct pass {
+	const char *name;
+	void (*run)(struct cdo *c);
+} passes[] = {
+	{ "classify", classify },
+	{ "callsite", callsite_sections },
+	{ "parent", klp_load },
+	{ "directives", read_directives },
+	{ "correlate", correlate },
+	{ "compare", compare },
+	{ "propagate", propagate },
+	{ "inline", explain_inlined },
+	{ "include", include },
+	{ "special", special_sections },
+	{ "include-special", include_drain },
+	{ "verify", verify },
+};
+
 int main(int argc, char **argv)
 {
 	struct cdo c = { 0 };
 	char *base;
+	size_t i;
 
 	progname = "create-diff-object";
 	parse_args(&c, argc, argv);
@@ -152,18 +175,8 @@ int main(int argc, char **argv)
 	c.arch = arch_get(c.patched);
 	c.sections = section_index_new(c.arch);
 	check_pair(&c);
-	classify(&c, c.orig);
-	classify(&c, c.patched);
-	callsite_sections(&c, c.orig);
-	callsite_sections(&c, c.patched);
-	klp_load(&c);
-	read_directives(&c);
-	correlate(&c);
-	compare(&c);
-	explain_inlined(&c);
-	include(&c);
-	special_sections(&c);
-	verify(&c);
+	for (i = 0; i < ARRAY_SIZE(passes); i++)
+		passes[i].run(&c);
 	if (c.nr_refusals)
 		return finish(&c, EXIT_REFUSED);
 	if (!count_changed(&c)) {

@@ -131,9 +131,15 @@ static bool patch_users(struct cdo *c)
 
 void propagate(struct cdo *c)
 {
+	struct symbol *p;
+
 	propagate_children(c);
 	do {
 		while (patch_users(c))
 			;
 	} while (mark_notrace_copies(c));
+	/* the final status, for ORIG's side too */
+	for_each_sym(c->patched, p)
+		if (p->twin)
+			p->twin->status = p->status;
 }
