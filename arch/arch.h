@@ -8,6 +8,14 @@
  * __LINE__ and to read branches for the inline report. Generic code asks
  * arch_get() and never looks at e_machine, relocation types or instruction
  * bytes itself.
+ *
+ * A new architecture is additive: arch/<arch>/<arch>.c defines its struct
+ * arch (the ops below; line_only_change and branch_field_end may be NULL),
+ * arch/<arch>/special.c its rows of the special-section table (the rows
+ * every architecture shares are in arch/special.c; an arch's row of the
+ * same name wins), and arches[] in arch/arch.c gets one line. Data bytes
+ * are read and written with target_get()/target_put() (lib/target-order.h)
+ * in the object's byte order.
  */
 #ifndef KP_ARCH_H
 #define KP_ARCH_H

@@ -370,7 +370,8 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	}
 	if (bytes)
 		return;
-	if (is_func(p) && o->sec->data && p->sec->data) {
+	if (is_func(p) && o->sec->data && p->sec->data &&
+	    c->arch->line_only_change) {
 		struct line_ctx lc = { c, p };
 
 		if (c->arch->line_only_change(o->sec->data + o->offset,
