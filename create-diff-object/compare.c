@@ -7,7 +7,7 @@
  * same place, whatever the symbol indices. String literals compare by
  * their text, special statics by their contents. A function whose bytes
  * differ only in immediates that feed a __LINE__ argument is SAME.
- * Changes then propagate (propagate.c).
+ * The propagate pass (propagate.c) runs next.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -72,6 +72,10 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 
 	memset(t, 0, sizeof(*t));
 	t->addend = r->addend;
+	if (!s) {		/* no symbol: the addend is all there is */
+		t->off = r->addend;
+		return;
+	}
 	if (!s->sec) {
 		t->sym = s;
 		t->off = off;
@@ -224,6 +228,9 @@ static bool same_special_static(const struct cdo *c, const struct symbol *a,
 static bool same_target(const struct cdo *c, const struct target *a,
 			const struct target *b, int depth)
 {
+	if (is_no_target(a) || is_no_target(b))
+		return is_no_target(a) && is_no_target(b) &&
+		       a->addend == b->addend;
 	if (a->sym && b->sym) {
 		if (a->addend != b->addend)
 			return false;
@@ -278,8 +285,8 @@ static bool same_relocs(const struct cdo *c, const struct symbol *o,
 		    ro[i]->type != rp[i]->type || !same_target(c, &to, &tp, 0)) {
 			*diff = rp[i]->offset - p->offset;
 			debugf("compare: %s+0x%lx: %s%+ld -> %s%+ld", p->name, *diff,
-			       to.sym ? to.sym->name : to.sec->name, (long)to.addend,
-			       tp.sym ? tp.sym->name : tp.sec->name, (long)tp.addend);
+			       target_name(&to), (long)to.addend,
+			       target_name(&tp), (long)tp.addend);
 			return false;
 		}
 	}
@@ -363,7 +370,8 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	}
 	if (bytes)
 		return;
-	if (is_func(p) && o->sec->data && p->sec->data) {
+	if (is_func(p) && o->sec->data && p->sec->data &&
+	    c->arch->line_only_change) {
 		struct line_ctx lc = { c, p };
 
 		if (c->arch->line_only_change(o->sec->data + o->offset,
@@ -393,8 +401,4 @@ void compare(struct cdo *c)
 		else
 			compare_entity(c, p);
 	}
-	propagate(c);
-	for_each_sym(c->patched, p)
-		if (p->twin)
-			p->twin->status = p->status;
 }

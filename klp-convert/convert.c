@@ -25,13 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "klpc.h"
+#include "arch/arch.h"
 #include "lib/util.h"
 
 #define KLP_RELA_FLAGS	(SHF_ALLOC | SHF_INFO_LINK | SHF_RELA_LIVEPATCH)
 
 static bool is_annotation(const struct section *sec)
 {
-	return !strncmp(sec->name, KLP_ANNOT_PREFIX, strlen(KLP_ANNOT_PREFIX));
+	return !strncmp(sec->name, KLP_MODULE_RELOCS_PREFIX, strlen(KLP_MODULE_RELOCS_PREFIX));
 }
 
 static bool is_klp_rela(const struct section *sec)
@@ -77,7 +78,7 @@ static void remove_annotations(struct klpc *k)
 		if (!is_rela_section(sec) || is_annotation(sec->base))
 			continue;
 		for_each_reloc_safe(sec, r, t) {
-			if (!r->sym->sec || !is_annotation(r->sym->sec))
+			if (!r->sym || !r->sym->sec || !is_annotation(r->sym->sec))
 				continue;
 			/* debug info describing the table: let it point nowhere */
 			if (!(sec->base->sh.sh_flags & SHF_ALLOC)) {
@@ -125,25 +126,20 @@ static void rename_symbols(struct klpc *k)
 static void check_late_target(struct klpc *k, const struct klp_conv *c,
 			      const struct section *base)
 {
-	static const char *const early[] = {
-		"__jump_table", ".static_call_sites", ".altinstructions",
-		".parainstructions", ".retpoline_sites", ".return_sites",
-		".call_sites", ".orc_unwind_ip", "__ex_table", "__bug_table",
-	};
-	unsigned int i;
+	const struct special_section *row;
 
-	if (!strcmp(c->obj->name, "vmlinux"))
+	if (!strcmp(c->obj->name, KLP_VMLINUX))
 		return;
 	if (!strncmp(base->name, ".init", 5) ||
 	    !strncmp(base->name, ".exit", 5))
 		klpc_fail(k->path, c->sym->name,
 			  "referenced from %s, which is gone when module %s loads and the relocation is written",
 			  base->name, c->obj->name);
-	for (i = 0; i < ARRAY_SIZE(early); i++)
-		if (!strcmp(base->name, early[i]))
-			klpc_fail(k->path, c->sym->name,
-				  "referenced from special section %s, which the patch module's load consumes before module %s's relocations are written",
-				  base->name, c->obj->name);
+	row = arch_section(arch_get(k->elf), base->name);
+	if (row && row->early)
+		klpc_fail(k->path, c->sym->name,
+			  "referenced from special section %s, which the patch module's load consumes before module %s's relocations are written",
+			  base->name, c->obj->name);
 }
 
 static struct section *klp_rela(struct klpc *k, const struct klp_obj *obj,
@@ -170,7 +166,7 @@ static void move_relocs(struct klpc *k, struct section *rela)
 	struct reloc *r, *tmp;
 
 	for_each_reloc_safe(rela, r, tmp) {
-		struct klp_conv *c = klpc_conv_of(k, r->sym);
+		struct klp_conv *c = r->sym ? klpc_conv_of(k, r->sym) : NULL;
 
 		if (!c)
 			continue;

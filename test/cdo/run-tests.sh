@@ -67,12 +67,11 @@ KERNEL_CFLAGS=(
 # Entry sizes of the special sections as include/kernel-stubs.h lays them out
 # (these are the real 6.1 x86_64 layouts). ALT_STRUCT_SIZE is 12, not 13:
 # 6.1's struct alt_instr has no padlen byte any more (s32, s32, u16, u8, u8).
-# PRINTK_INDEX_STRUCT_SIZE is sizeof(struct pi_entry) as kpatch-build computes
-# it; the .printk_index section itself holds 8-byte pointers to those structs.
+# The .printk_index section holds 8-byte pointers to struct pi_entry: a
+# fixed size in the special-section table, no variable.
 DEFAULT_ENV=(
 	BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16
 	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
-	PRINTK_INDEX_STRUCT_SIZE=44
 )
 
 usage() {
