@@ -33,6 +33,13 @@ module_prebuild() {
 # ---------------------------------------------------------------- parent data
 # symtab (readelf -s --wide) and special-section struct sizes of the booted
 # vmlinux, cached by its identity
+# the path (relative to the build tree) of module $1's .ko from modules.order, which
+# lists "dir/name.ko" up to 6.1 and "dir/name.o" from 6.2 on
+module_ko_path() {
+	local m
+	m=$(grep -E "(^|/)$1\.(ko|o)$" "$OBJ/modules.order" 2>/dev/null | head -n1)
+	[ -n "$m" ] && echo "${m%.*}.ko"
+}
 parent_symtab() {	# $1 parent name -> path of its symtab
 	local p=$1 ko f
 	if [ "$p" = vmlinux ]; then echo "$PCACHE/vmlinux.symtab"; return 0; fi
@@ -42,7 +49,7 @@ parent_symtab() {	# $1 parent name -> path of its symtab
 	fi
 	f=$PCACHE/$p.symtab
 	if [ ! -s "$f" ]; then
-		ko=$(grep -E "(^|/)$p\.ko$" "$OBJ/modules.order" 2>/dev/null | head -n1)
+		ko=$(module_ko_path "$p") || ko=
 		for ko in "$KOBJ/$ko" $(find "/lib/modules/$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)" -name "$p.ko" 2>/dev/null | head -n1); do
 			[ -f "$ko" ] && break
 		done
@@ -111,8 +118,7 @@ diff_objects() {
 # .mod.c, and the .ko link; make is the fallback (and the path for BTF modules).
 mod_replay() {	# $1: a target in $MOD; runs the command kbuild saved for it, in $KOBJ
 	local t=$1 c
-	c=$(sed -n "s|^cmd_$t := ||p" "$(dirname "$t")/.$(basename "$t").cmd" 2>/dev/null | head -n1 |
-		sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
+	c=$(kbuild_saved_cmd "$(dirname "$t")/.$(basename "$t").cmd" "$t")
 	[ -n "$c" ] || return 1
 	echo "+ [$(elapsed)s] (cd $KOBJ && $c)" >> "$LOG"
 	(cd "$KOBJ" && sh -c "$c") >> "$LOG" 2>&1

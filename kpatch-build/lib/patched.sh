@@ -160,12 +160,19 @@ wdir() {
 	done
 	[ ${#entries[@]} -eq 0 ] || ln -s "${entries[@]}" "$W${rel:+/$rel}/" || return 1
 }
-# the compile command of object $1, unescaped from the .cmd file's make syntax
-# (Kbuild.include make-cmd: '$' is written '$$', '#' is '$(pound)', older '\#')
+# the command kbuild saved for target $2 in .cmd file $1, unescaped from make syntax
+# (Kbuild.include make-cmd: '$' is written '$$', '#' is '$(pound)', older '\#').
+# The variable is "cmd_<target> :=" up to 6.1 and "savedcmd_<target> :=" from 6.2 on:
+# whichever the file has.
+kbuild_saved_cmd() {
+	local f=$1 t=$2
+	sed -n -e "s|^savedcmd_$t := ||p" -e "s|^cmd_$t := ||p" "$f" 2>/dev/null | head -n1 |
+		sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g'
+}
+# the compile command of object $1
 obj_cmd() {
-	local o=$1 d b
-	d=$(dirname "$o"); b=$(basename "$o")
-	sed -n "s|^cmd_$o := ||p" "$OBJ/$d/.$b.cmd" | head -n1 | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g'
+	local o=$1
+	kbuild_saved_cmd "$OBJ/$(dirname "$o")/.$(basename "$o").cmd" "$o"
 }
 
 build_patched() {
