@@ -331,6 +331,34 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		      r->type, addend);
 }
 
+/*
+ * An SHF_LINK_ORDER section (__patchable_function_entries with CALL_PADDING)
+ * must name a section in sh_link, or ld refuses to mix it with the ordered
+ * ones of other objects; name the code its first entry points into.
+ */
+static void link_ordered_sections(struct emitter *em)
+{
+	struct section *sec;
+	struct reloc *r;
+
+	for_each_sec(em->out, sec) {
+		if (!(sec->sh.sh_flags & SHF_LINK_ORDER) || sec->link)
+			continue;
+		if (!sec->rela) {
+			sec->sh.sh_flags &= ~(uint64_t)SHF_LINK_ORDER;
+			continue;
+		}
+		for_each_reloc(sec->rela, r) {
+			if (r->sym && r->sym->sec) {
+				sec->link = r->sym->sec;
+				break;
+			}
+		}
+		if (!sec->link)
+			sec->sh.sh_flags &= ~(uint64_t)SHF_LINK_ORDER;
+	}
+}
+
 static void copy_relocs(struct emitter *em)
 {
 	size_t i, n, k;
@@ -519,6 +547,7 @@ void emit(struct cdo *c)
 	}
 	copy_sections(&em);
 	copy_relocs(&em);
+	link_ordered_sections(&em);
 	emit_func_records(&em);
 	fill_callbacks(&em);
 	emit_klp_records(&em);
