@@ -210,7 +210,9 @@ static void copy_sections(struct emitter *em)
 	struct section *sec;
 
 	for_each_sec(em->c->patched, sec) {
-		if (is_rela_section(sec) || is_debug_section(sec))
+		/* (objtool's .discard.* annotations are special sections) */
+		if (is_rela_section(sec) ||
+		    (is_debug_section(sec) && !sci(sec)->special))
 			continue;
 		if (sci(sec)->special || sci(sec)->entsize) {
 			if (sci(sec)->keep)
@@ -326,6 +328,12 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 			    t.sec->name);
 		to = elf_section_symbol(em->out, tp->out);
 		addend = (int64_t)((uint64_t)t.addend - tp->off + tp->out_off);
+	}
+	/* objtool reads its annotations against section symbols only */
+	if (!strncmp(p->in->name, ".discard.", 9) && to->sec &&
+	    to->type != STT_SECTION) {
+		addend += (int64_t)to->offset;
+		to = elf_section_symbol(em->out, to->sec);
 	}
 	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
 		      r->type, addend);

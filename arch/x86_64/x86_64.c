@@ -220,6 +220,17 @@ static const struct special_section x86_special[] = {
 	FIXED(".return_sites", 4),
 	FIXED(".call_sites", 4),
 	FIXED(".ibt_endbr_seal", 4),
+	/*
+	 * objtool's annotations of instructions (not loaded): needed where
+	 * objtool runs on the linked patch module (IBT kernels), e.g. the
+	 * code after a WARN's ud2 is reachable
+	 */
+	FIXED(".discard.reachable", 4),
+	FIXED(".discard.unreachable", 4),
+	FIXED(".discard.noendbr", 4),
+	FIXED(".discard.retpoline_safe", 4),
+	FIXED(".discard.intra_function_calls", 4),
+	FIXED(".discard.func_stack_frame_non_standard", 8),
 	/* pointers to pi_entry objects, which point at the format strings */
 	{ .name = ".printk_index", .size = 8, .data_owner = true },
 	{ .name = NULL },
