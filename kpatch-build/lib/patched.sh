@@ -126,7 +126,12 @@ find_affected() {
 		OBJECTS+=("$o"); OBJ_PARENT[$o]=$p
 	done < <(sort -u "$SCRATCH/affected" | awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $1, $3 }' - "$ORIG/objects.idx" | sort)
 	[ ${#OBJECTS[@]} -gt 0 ] || fail "the patch changes no object of this kernel build (files: ${CHANGED_FILES[*]})"
+	# objects scripts/link-vmlinux.sh links beside vmlinux.a (6.2+:
+	# init/version-timestamp.o) are vmlinux's too
+	local linked
+	linked=" $(grep -oE '\binit/[a-z0-9_-]+\.o\b' "$SRCDIR/scripts/link-vmlinux.sh" 2>/dev/null | sort -u | paste -sd' ') "
 	for o in "${OBJECTS[@]}"; do
+		case $linked in *" $o "*) [ "${OBJ_PARENT[$o]}" != - ] || OBJ_PARENT[$o]=vmlinux ;; esac
 		[ "${OBJ_PARENT[$o]}" != - ] || fail "$o is compiled but linked into neither vmlinux nor a module of this build"
 	done
 	echo "objects: ${OBJECTS[*]}" >> "$LOG"
