@@ -210,7 +210,9 @@ static void copy_sections(struct emitter *em)
 	struct section *sec;
 
 	for_each_sec(em->c->patched, sec) {
-		if (is_rela_section(sec) || is_debug_section(sec))
+		/* (objtool's .discard.* annotations are special sections) */
+		if (is_rela_section(sec) ||
+		    (is_debug_section(sec) && !sci(sec)->special))
 			continue;
 		if (sci(sec)->special || sci(sec)->entsize) {
 			if (sci(sec)->keep)
@@ -333,8 +335,42 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		to = elf_section_symbol(em->out, tp->out);
 		addend = (int64_t)((uint64_t)t.addend - tp->off + tp->out_off);
 	}
+	/* objtool reads its annotations against section symbols only */
+	if (!strncmp(p->in->name, ".discard.", 9) && to->sec &&
+	    to->type != STT_SECTION) {
+		addend += (int64_t)to->offset;
+		to = elf_section_symbol(em->out, to->sec);
+	}
 	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
 		      r->type, addend);
+}
+
+/*
+ * An SHF_LINK_ORDER section (__patchable_function_entries with CALL_PADDING)
+ * must name a section in sh_link, or ld refuses to mix it with the ordered
+ * ones of other objects; name the code its first entry points into.
+ */
+static void link_ordered_sections(struct emitter *em)
+{
+	struct section *sec;
+	struct reloc *r;
+
+	for_each_sec(em->out, sec) {
+		if (!(sec->sh.sh_flags & SHF_LINK_ORDER) || sec->link)
+			continue;
+		if (!sec->rela) {
+			sec->sh.sh_flags &= ~(uint64_t)SHF_LINK_ORDER;
+			continue;
+		}
+		for_each_reloc(sec->rela, r) {
+			if (r->sym && r->sym->sec) {
+				sec->link = r->sym->sec;
+				break;
+			}
+		}
+		if (!sec->link)
+			sec->sh.sh_flags &= ~(uint64_t)SHF_LINK_ORDER;
+	}
 }
 
 static void copy_relocs(struct emitter *em)
@@ -535,6 +571,7 @@ void emit(struct cdo *c)
 	}
 	copy_sections(&em);
 	copy_relocs(&em);
+	link_ordered_sections(&em);
 	emit_func_records(&em);
 	fill_callbacks(&em);
 	emit_klp_records(&em);

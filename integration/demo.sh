@@ -1,31 +1,33 @@
 #!/bin/bash
-# demo.sh (make demo): the whole loop for a newcomer, on Debian's linux-source-6.1:
+# demo.sh (make demo): the whole loop for a newcomer, on Debian's linux-source-$KERNEL
+# (KERNEL=6.1, the default, or 6.12):
 #   1. install what is missing (scripts/install-deps), build the tools;
 #   2. build the reference kernel (cached after the first run, ~3 min);
 #   3. kpatch-build examples/cmdline.patch -> livepatch-cmdline.ko (the first run also
 #      makes kpatch-build's cached -ffunction-sections build of the same kernel, ~4 min);
 #   4. boot the reference kernel in qemu and show /proc/cmdline before loading the
 #      patch, while it is loaded, and after it is disabled and unloaded.
-# Exit 0 when every guest check passed. Output: test/out/demo/ (module, logs).
+# Exit 0 when every guest check passed. Output: test/out/demo/$KERNEL/ (module, logs).
 set -euo pipefail
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-OUT=${KPATCH_DEMO_OUT:-$ROOT/test/out/demo}
+export KERNEL=${KERNEL:-6.1}
+OUT=${KPATCH_DEMO_OUT:-$ROOT/test/out/demo/$KERNEL}
 PATCH=${1:-$ROOT/examples/cmdline.patch}
 die() { echo "demo: error: $*" >&2; exit 1; }
 say() { printf '\n== %s\n' "$*"; }
 T0=$(date +%s)
 
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
-	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ] || ! command -v flex >/dev/null ||
+	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null ||
 	! command -v bc >/dev/null; then
 	say "installing dependencies (scripts/install-deps)"
 	"$ROOT/scripts/install-deps" || die "scripts/install-deps failed"
 fi
 make -C "$ROOT" -s all >/dev/null || die "building the tools (make) failed"
 
-say "1/3 reference kernel (Debian linux-source-6.1, integration/kernel.config)"
+say "1/3 reference kernel (Debian linux-source-$KERNEL, integration/configs/$KERNEL-x86_64.config)"
 t=$(date +%s)
 eval "$("$HERE/kernel-cache.sh" --print-env)" || die "building the reference kernel failed"
 echo "kernel $KVER ready in $(( $(date +%s) - t ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"

@@ -1,6 +1,11 @@
 # integration/integration.mk: included by the top-level Makefile.
 INTEGRATION_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
+# the reference kernel of every integration target: KERNEL=6.1 (default) or 6.12
+# (Debian linux-source-$(KERNEL), integration/configs/$(KERNEL)-x86_64.config)
+KERNEL ?= 6.1
+export KERNEL
+
 .PHONY: integration-kernel integration-env integration-smoke
 
 # build (or reuse) the cached reference kernel and print its paths
@@ -18,7 +23,7 @@ integration-smoke:
 
 # the boot-tested patch suite (integration/patches/): builds each patch with
 # kpatch-build, boots it, prints the results table and writes it to
-# test/out/integration/results.txt; exits non-zero naming each failed patch and check.
+# test/out/integration/$(KERNEL)/results.txt; exits non-zero naming each failed patch and check.
 # INTEGRATION_ONLY=01,07 runs a subset.
 integration: deps
 	$(INTEGRATION_DIR)/suite.sh $(if $(INTEGRATION_ONLY),--only $(INTEGRATION_ONLY))
@@ -35,12 +40,12 @@ demo:
 # demo patch, booted, plus one refusal (changed initialized global data)
 integration-ci: deps all
 	$(INTEGRATION_DIR)/demo.sh
-	$(INTEGRATION_DIR)/suite.sh --only 14 --results test/out/integration/ci-results.txt
+	$(INTEGRATION_DIR)/suite.sh --only 14 --results test/out/integration/$(KERNEL)/ci-results.txt
 
 # the patch zoo (integration/zoo/): ~30 small realistic patches to the reference kernel,
 # each built with kpatch-build and checked against its expected outcome (NN-name.expect:
 # ok / refuse REGEX), then every built module loaded, transitioned, disabled and
-# unloaded in ONE boot; table in test/out/zoo/results.txt. ZOO_ONLY=01,07 runs a subset.
+# unloaded in ONE boot; table in test/out/zoo/$(KERNEL)/results.txt. ZOO_ONLY=01,07 runs a subset.
 integration-zoo: deps all
 	$(INTEGRATION_DIR)/zoo.sh $(if $(ZOO_ONLY),--only $(ZOO_ONLY))
 

@@ -1,7 +1,8 @@
 #!/bin/bash
-# kernel-cache.sh: the reference kernel (Debian's linux-source-6.1 + integration/kernel.config),
-# unpacked once and built once per (source version, config fragment, gcc version),
-# cached outside the repository.
+# kernel-cache.sh: a reference kernel (Debian's linux-source-$KERNEL +
+# integration/configs/$KERNEL-x86_64.config), unpacked once and built once per
+# (source version, config fragment, gcc version), cached outside the repository.
+# KERNEL=6.1 (default) or 6.12 selects the kernel.
 #
 #   integration/kernel-cache.sh               ensure source + booted kernel, print env lines
 #   integration/kernel-cache.sh --print-env   same; progress goes to stderr, KEY=value to stdout,
@@ -15,10 +16,11 @@
 #   . integration/kernel-cache.sh             defines kc_* functions only (no side effects);
 #                                             then kc_ensure_kernel && kc_export
 #
-# Environment: KPATCH_CACHE (default ~/.cache/kpatch-ng), KPATCH_KERNEL_TARBALL
-# (default /usr/src/linux-source-6.1.tar.xz), KPATCH_JOBS (default nproc).
+# Environment: KERNEL (6.1 or 6.12; default 6.1), KPATCH_CACHE (default
+# ~/.cache/kpatch-ng), KPATCH_KERNEL_TARBALL (default /usr/src/linux-source-$KERNEL.tar.xz),
+# KPATCH_JOBS (default nproc).
 #
-# Layout:  $KPATCH_CACHE/src/linux-source-6.1        pristine source (never build in it)
+# Layout:  $KPATCH_CACHE/src/linux-source-$KERNEL    pristine source (never build in it)
 #          $KPATCH_CACHE/kernel/<key>/                O= build dir: vmlinux, bzImage,
 #                                                     Module.symvers, modules, kbuild tree
 #          $KPATCH_CACHE/kernel/<key>/.kpatch-ng-complete   written last
@@ -29,8 +31,13 @@ KC_RECIPE=1	# bump when the build steps below change: it is part of the key
 kc_init() {
 	KC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 	KPATCH_CACHE=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
-	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-	KC_FRAGMENT=$KC_DIR/kernel.config
+	KERNEL=${KERNEL:-6.1}
+	case $KERNEL in
+	6.1|6.12) ;;
+	*) kc_die "KERNEL=$KERNEL: the reference kernels are 6.1 and 6.12" ;;
+	esac
+	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-$KERNEL.tar.xz}
+	KC_FRAGMENT=$KC_DIR/configs/$KERNEL-${KP_ARCH:-x86_64}.config
 	KC_JOBS=${KPATCH_JOBS:-$(nproc)}
 	KC_SRCNAME=$(basename "$KC_TARBALL" .tar.xz)
 	KSRC=$KPATCH_CACHE/src/$KC_SRCNAME
@@ -192,7 +199,7 @@ kc_ensure_kernel() {
 
 kc_env() {
 	local v
-	for v in KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
+	for v in KERNEL KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
 		printf '%s=%q\n' "$v" "${!v-}"
 	done
 }
@@ -200,7 +207,7 @@ kc_env() {
 kc_export() {
 	KVER=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null || true)
 	KBUILD_SECONDS=$(sed -n 's/^build_seconds=//p' "$KC_MARKER" 2>/dev/null || true)
-	export KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS
+	export KERNEL KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS
 }
 
 kc_main() {

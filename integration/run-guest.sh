@@ -15,6 +15,7 @@
 #     --script-timeout SECS  bound for each guest script, inside the guest (default 60);
 #                        a script killed by it fails as "<test> script: killed after ..."
 #     --mem MB           guest memory (default 512)
+#     --smp N            guest CPUs (default 1)
 #     --append ARGS      extra kernel command line
 #     --allow-warn       do not fail on kernel "WARNING:" lines
 #     --kvm              use KVM (only if a probe showed it works here; default TCG)
@@ -29,7 +30,7 @@ die() { echo "run-guest: error: $*" >&2; exit 2; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 scripts=() modules=() files=()
-log= tmo=180 stmo=60 mem=512 append= allow_warn=0 accel=tcg kernel=
+log= tmo=180 stmo=60 mem=512 smp=1 append= allow_warn=0 accel=tcg kernel=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--script) scripts+=("${2:?}"); shift ;;
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=${2:?}; shift ;;
 	--script-timeout) stmo=${2:?}; shift ;;
 	--mem) mem=${2:?}; shift ;;
+	--smp) smp=${2:?}; shift ;;
 	--append) append=${2?}; shift ;;
 	--allow-warn) allow_warn=1 ;;
 	--kvm) accel=kvm ;;
@@ -52,7 +54,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "$kernel" ] && [ ${#scripts[@]} -gt 0 ] || die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
-case $tmo$stmo in ''|*[!0-9]*) die "--timeout and --script-timeout need whole seconds" ;; esac
+case $tmo$stmo$smp in ''|*[!0-9]*) die "--timeout, --script-timeout and --smp need whole numbers" ;; esac
 
 if [ "$kernel" = cached ]; then
 	eval "$("$HERE/kernel-cache.sh" --no-build --print-env)" ||
@@ -89,7 +91,7 @@ for f in ${files[@]+"${files[@]}"}; do args+=(--file "$f"); done
 cmdline="console=ttyS0 printk.devkmsg=on panic=-1 oops=panic kp_script_timeout=$stmo $append"
 t0=$(date +%s.%N)
 set +e
-timeout -k 5 "$tmo" qemu-system-x86_64 -accel "$accel" -m "$mem" -nographic -no-reboot \
+timeout -k 5 "$tmo" qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio" -append "$cmdline" \
 	</dev/null >"$log.raw" 2>&1 &
 qpid=$!

@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
 done
 
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
-	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ] || ! command -v flex >/dev/null; then
+	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null; then
 	"$ROOT/scripts/install-deps" || die "scripts/install-deps failed"
 fi
 
@@ -34,10 +34,10 @@ eval "$("$HERE/kernel-cache.sh" --print-env)"
 t1=$(date +%s)
 echo "smoke: kernel $KVER ready in $((t1 - t0))s (cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
 
-ko=$("$HERE/build-extmod.sh" "$HERE/smoke/extmod" "$KPATCH_CACHE/extmod/kptest_smoke")
+ko=$("$HERE/build-extmod.sh" "$HERE/smoke/extmod" "$KPATCH_CACHE/extmod/$KERNEL/kptest_smoke")
 echo "smoke: out-of-tree module built against $KOBJ: $ko"
 
-logdir=$KPATCH_CACHE/logs
+logdir=$KPATCH_CACHE/logs/$KERNEL
 "$HERE/run-guest.sh" --timeout "$tmo" --log "$logdir/smoke.log" \
 	"$KBZIMAGE" "$HERE/smoke/livepatch-sample.sh" \
 	"$KOBJ/samples/livepatch/livepatch-sample.ko" \

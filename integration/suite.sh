@@ -4,7 +4,9 @@
 #   integration/suite.sh [--only NN[,NN...]] [--results FILE] [--timeout SECS] [--list]
 #
 # For every test NN-name in integration/patches/ (a NN-name.patch and/or NN-name.conf,
-# and a guest script NN-name.sh unless the test is a refusal):
+# and a guest script NN-name.sh unless the test is a refusal), on the reference kernel
+# KERNEL selects (6.1 default, 6.12); a file of the same name in
+# integration/patches/$KERNEL/ replaces the common one for that kernel:
 #   1. build: kpatch-build NN-name.patch against the cached reference kernel
 #      (-s $KSRC -c $KCONFIG -v $KVMLINUX -n name), or the conf's build_test function;
 #      a refusal test (REFUSE=regex in the conf) must make kpatch-build fail with output
@@ -13,8 +15,9 @@
 #      conf's extra modules and /lib/kp-suite.sh (guest/suite-lib.sh);
 #   3. judge: the KPTEST markers of the test: every check passed, and KPTEST-END seen.
 # Prints a table (patch, build seconds, load, checks, unload, boot, result) and writes it
-# to $KPATCH_OUT/results.txt (default test/out/integration/; results-subset.txt for an
-# --only run); each test's build.log and guest.log go to $KPATCH_OUT/NN-name/.
+# to $KPATCH_OUT/$KERNEL/results.txt (default test/out/integration/$KERNEL/;
+# results-subset.txt for an --only run); each test's build.log and guest.log go to
+# $KPATCH_OUT/$KERNEL/NN-name/.
 # Exit 0 when every test passed; 1 otherwise, after lines
 #   integration: FAIL <patch> <check>: <detail>
 # naming each failed patch and check. 2 on bad usage.
@@ -36,7 +39,8 @@ export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 PDIR=$HERE/patches
-OUT=${KPATCH_OUT:-$ROOT/test/out/integration}
+export KERNEL=${KERNEL:-6.1}
+OUT=${KPATCH_OUT:-$ROOT/test/out/integration}/$KERNEL
 RESULTS=
 ONLY=
 QTMO=
@@ -55,6 +59,9 @@ done
 # a subset run does not overwrite the whole suite's table
 if [ -n "$ONLY" ]; then RESULTS=${RESULTS:-$OUT/results-subset.txt}; else RESULTS=${RESULTS:-$OUT/results.txt}; fi
 
+# the file $1 of a test for this kernel: integration/patches/$KERNEL/$1, else the common one
+tfile() { if [ -e "$PDIR/$KERNEL/$1" ]; then echo "$PDIR/$KERNEL/$1"; else echo "$PDIR/$1"; fi; }
+
 tests=()
 for f in "$PDIR"/[0-9][0-9]-*.patch "$PDIR"/[0-9][0-9]-*.conf; do
 	[ -e "$f" ] || continue
@@ -71,7 +78,7 @@ if [ $LIST = 1 ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
 
 # dependencies, kernel, tools
 if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
-	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-6.1.tar.xz}" ] || ! command -v flex >/dev/null; then
+	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null; then
 	"$ROOT/scripts/install-deps" || { echo "integration: scripts/install-deps failed" >&2; exit 1; }
 fi
 t0=$(date +%s)
@@ -124,7 +131,7 @@ for t in "${tests[@]}"; do
 	# per-test settings
 	unset -f build_test check_build
 	NAME=${t#[0-9][0-9]-} REFUSE= MACROS=0 KPB_ARGS=() MODULES=() TIMEOUT=${QTMO:-120}
-	conf=$PDIR/$t.conf
+	conf=$(tfile "$t.conf")
 	# shellcheck disable=SC1090
 	[ -f "$conf" ] && . "$conf"
 	tdir=$OUT/$t
@@ -137,7 +144,7 @@ for t in "${tests[@]}"; do
 		# the function's MODULES additions are read back from its record
 		[ -f "$tdir/modules.list" ] && mapfile -t MODULES < "$tdir/modules.list"
 	else
-		kpb "$NAME" "$tdir" "$PDIR/$t.patch" > "$blog" 2>&1; brc=$?
+		kpb "$NAME" "$tdir" "$(tfile "$t.patch")" > "$blog" 2>&1; brc=$?
 	fi
 	bsec=$(echo "$(date +%s.%N) - $b0" | bc)
 	# the first kpatch-build on a machine also makes its cached original build:
@@ -187,7 +194,7 @@ for t in "${tests[@]}"; do
 	glog=$tdir/guest.log
 	"$HERE/run-guest.sh" --timeout "$TIMEOUT" --script-timeout $((TIMEOUT - 10)) --log "$glog" \
 		--file "$HERE/guest/suite-lib.sh:/lib/kp-suite.sh" \
-		"$KBZIMAGE" "$PDIR/$t.sh" ${mods[@]+"${mods[@]}"} > "$tdir/run.out" 2>&1
+		"$KBZIMAGE" "$(tfile "$t.sh")" ${mods[@]+"${mods[@]}"} > "$tdir/run.out" 2>&1
 	grc=$?
 	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$glog" 2>/dev/null || true)
 	npass=$(echo "$markers" | grep -c "^KPTEST-PASS $t " || true)

@@ -5,13 +5,17 @@
 #
 #   integration/zoo.sh [--only NN[,NN...]] [--timeout SECS] [--no-boot] [--list]
 #
-# For every integration/zoo/NN-name.patch:
+# For every integration/zoo/NN-name.patch, on the reference kernel KERNEL selects (6.1
+# default, 6.12); a file of the same name in integration/zoo/$KERNEL/ replaces the
+# common one for that kernel (.patch, .expect, .guest):
 #   1. build: kpatch-build -s $KSRC -c $KCONFIG -v $KVMLINUX -n name (module
 #      livepatch-name.ko); the expected outcome is NN-name.expect (default "ok"):
 #        ok               kpatch-build succeeds and writes livepatch-name.ko
 #        refuse REGEX     kpatch-build fails (exit 2: the differ's refusal, or 1) and
 #                         its output matches the extended regex REGEX (the reason named)
-#   2. boot (once, all built modules): for each module in turn, in the guest:
+#      optional NN-name.check: host-side checks of the built module (bash script
+#      run with the .ko and the kernel's .config; non-zero exit = failure)
+#   2. boot (once, all built modules, 2 CPUs, init_on_free=1): for each module in turn, in the guest:
 #      insmod (load), /sys/kernel/livepatch/<name>/transition back to 0 (transition),
 #      enabled = 1, optional NN-name.guest (a busybox-sh snippet run while the patch
 #      is active; exit 0 = pass: check "patched"), echo 0 > enabled and the sysfs dir
@@ -19,16 +23,17 @@
 #      vmlinux) gets that module (from $KOBJ) loaded first.
 #      The guest log is scanned for "livepatch: ... not found" / klp errors.
 # Prints a table (patch, expect, build_s, build, load, transition, disable, unload,
-# result) and "N passed, N failed"; writes it to $KPATCH_OUT/zoo/results.txt
-# (default test/out/zoo/); each patch's build.log is in $KPATCH_OUT/zoo/NN-name/,
-# the guest console in $KPATCH_OUT/zoo/guest.log.
+# result) and "N passed, N failed"; writes it to $KPATCH_OUT/zoo/$KERNEL/results.txt
+# (default test/out/zoo/$KERNEL/); each patch's build.log is in
+# $KPATCH_OUT/zoo/$KERNEL/NN-name/, the guest console in $KPATCH_OUT/zoo/$KERNEL/guest.log.
 # Exit 0 when every patch passed, 1 otherwise, 2 on bad usage.
 set -uo pipefail
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 ZDIR=$HERE/zoo
-OUT=${KPATCH_OUT:-$ROOT/test/out}/zoo
+export KERNEL=${KERNEL:-6.1}
+OUT=${KPATCH_OUT:-$ROOT/test/out}/zoo/$KERNEL
 ONLY= QTMO= BOOT=1 LIST=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -41,6 +46,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+
+# the file $1 of a patch for this kernel: integration/zoo/$KERNEL/$1, else the common one
+zfile() { if [ -e "$ZDIR/$KERNEL/$1" ]; then echo "$ZDIR/$KERNEL/$1"; else echo "$ZDIR/$1"; fi; }
 
 tests=()
 for f in "$ZDIR"/[0-9][0-9]-*.patch; do
@@ -65,12 +73,12 @@ FAILS=()
 for t in "${tests[@]}"; do
 	name=${t#[0-9][0-9]-}
 	exp=ok
-	[ -f "$ZDIR/$t.expect" ] && exp=$(grep -v '^#' "$ZDIR/$t.expect" | grep -m1 -v '^[[:space:]]*$')
+	[ -f "$(zfile "$t.expect")" ] && exp=$(grep -v '^#' "$(zfile "$t.expect")" | grep -m1 -v '^[[:space:]]*$')
 	EXP[$t]=${exp%% *}
 	mkdir -p "$OUT/$t"
 	blog=$OUT/$t/build.log
 	b0=$(date +%s.%N)
-	"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" "$ZDIR/$t.patch" > "$blog" 2>&1
+	"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" "$(zfile "$t.patch")" > "$blog" 2>&1
 	brc=$?
 	BSEC[$t]=$(printf '%.1f' "$(echo "$(date +%s.%N) - $b0" | bc)")
 	case $exp in
@@ -80,11 +88,22 @@ for t in "${tests[@]}"; do
 			# objnames other than vmlinux: target modules to load first
 			TARGET[$t]=$(readelf -p .kpatch.strings "${KO[$t]}" 2>/dev/null |
 				sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | sort -u | while read -r s; do
-					m=$(awk -v a="$s" -v b="$(echo "$s" | tr _ -)" '{ n = $0; sub(/.*\//, "", n); sub(/\.ko$/, "", n) }
+					m=$(awk -v a="$s" -v b="$(echo "$s" | tr _ -)" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n); sub(/\.o$/, ".ko") }
 						n == a || n == b { print; exit }' "$KOBJ/modules.order")
 					[ -n "$m" ] && echo "$KOBJ/$m"
 				done | paste -sd' ')
 			echo "zoo: [$t] built (${BSEC[$t]}s)${TARGET[$t]:+, target $(basename "${TARGET[$t]}")}"
+			# NN-name.check: host-side checks of the built module (bash, gets the
+			# .ko and the kernel's .config; one line; non-zero = failure)
+			if [ -f "$(zfile "$t.check")" ]; then
+				if d=$(bash "$(zfile "$t.check")" "${KO[$t]}" "$KCONFIG" 2>&1); then
+					echo "zoo: [$t] check: $d"
+				else
+					BUILD[$t]=FAIL
+					FAILS+=("$t check: $d")
+					echo "zoo: [$t] check FAILED: $d"
+				fi
+			fi
 		else
 			BUILD[$t]=FAIL
 			d=$(grep -m1 -E 'error|refus|cannot' "$blog" || tail -n1 "$blog")
@@ -132,7 +151,7 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 			name=${t#[0-9][0-9]-}
 			mods+=(--module "${KO[$t]}")
 			g=
-			if [ -f "$ZDIR/$t.guest" ]; then g=$t.guest; mods+=(--file "$ZDIR/$t.guest:/files/$t.guest"); fi
+			if [ -f "$(zfile "$t.guest")" ]; then g=$t.guest; mods+=(--file "$(zfile "$t.guest"):/files/$t.guest"); fi
 			tg=()
 			for m in ${TARGET[$t]}; do
 				tg+=("$(basename "$m" .ko)")
@@ -144,7 +163,10 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 	stmo=$(( ${#booted[@]} * 40 + 30 ))
 	tmo=${QTMO:-$(( stmo + 60 ))}
 	echo "zoo: booting once with ${#booted[@]} patch module(s)"
+	# two CPUs (SMP patches: IPIs, per-cpu data); init_on_free=1 turns on a static
+	# key the jump-label patches test (31, 32)
 	"$HERE/run-guest.sh" --timeout "$tmo" --script-timeout "$stmo" --log "$GLOG" \
+		--smp 2 --append "init_on_free=1" \
 		"$KBZIMAGE" "$gs" ${mods[@]+"${mods[@]}"} > "$OUT/run.out" 2>&1
 	grc=$?
 	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)

@@ -33,13 +33,18 @@ suite() {
 	echo "   ${line:-no summary} ($((SECONDS - start)) s, log $log/$name.log)"
 }
 
-# the reference kernel first (cached; about 3 minutes the first time), so
+# the reference kernels (KERNELS, default both: 6.1 and 6.12); the suites that
+# boot or build against a real kernel run once per kernel
+KERNELS=${KERNELS:-6.1 6.12}
+# the reference kernels first (cached; about 3-4 minutes each the first time), so
 # that the klp-convert and kpatch-build suites run their kernel cases too
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
-	echo "== reference kernel (integration/kernel-cache.sh)"
-	integration/kernel-cache.sh --print-env > "$log/kernel.log" 2>&1 ||
-		{ tail -n 20 "$log/kernel.log"; echo "reference kernel build failed";
-		  failed_suites+=(reference-kernel); total_fail=$((total_fail + 1)); }
+	for k in $KERNELS; do
+		echo "== reference kernel $k (KERNEL=$k integration/kernel-cache.sh)"
+		KERNEL=$k integration/kernel-cache.sh --print-env > "$log/kernel-$k.log" 2>&1 ||
+			{ tail -n 20 "$log/kernel-$k.log"; echo "reference kernel $k build failed";
+			  failed_suites+=("reference-kernel-$k"); total_fail=$((total_fail + 1)); }
+	done
 fi
 
 suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
@@ -49,23 +54,29 @@ suite elf-roundtrip test/elf/run.sh "$top/build/asan/bin/elf-roundtrip"
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
-# every object of the real kernel build (made by the kpatch-build suite)
-suite kernel-selfdiff test/corpus/kernel-selfdiff.sh "$ASAN_CDO"
-# line shifts in ten big kernel files: no function changes
-suite kernel-lineshift test/corpus/kernel-lineshift.sh
+for k in $KERNELS; do
+	export KERNEL=$k
+	# every object of the real kernel build (kpatch-build's cached original build)
+	suite "kernel-selfdiff-$k" test/corpus/kernel-selfdiff.sh "$ASAN_CDO"
+	# line shifts in ten big kernel files: no function changes
+	suite "kernel-lineshift-$k" test/corpus/kernel-lineshift.sh
+	if [ -z "${SKIP_INTEGRATION:-}" ]; then
+		suite "integration-smoke-$k" integration/smoke.sh
+		# the demo patch built by kpatch-build and booted, plus one refusal
+		suite "integration-ci-$k" make --no-print-directory integration-ci
+		# the whole boot-tested patch suite (about 80 s once the kernels are cached)
+		[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
+			suite "integration-$k" make --no-print-directory integration
+		# the patch zoo: real-kernel patches built and cycled in one boot
+		[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
+			suite "integration-zoo-$k" make --no-print-directory integration-zoo
+	fi
+done
+unset KERNEL
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
-	suite integration-smoke integration/smoke.sh
-	# the demo patch built by kpatch-build and booted, plus one refusal
-	suite integration-ci make --no-print-directory integration-ci
 	# CC="distcc gcc" (two local daemons) and CC="ccache gcc"; the original kernel
 	# built through distcc is cached (once per machine, ~5 minutes)
 	suite integration-farm integration/farm.sh
-	# the whole boot-tested patch suite (about 80 s once the kernels are cached)
-	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
-		suite integration make --no-print-directory integration
-	# 30 more real-kernel patches, built and cycled in one boot
-	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
-		suite integration-zoo make --no-print-directory integration-zoo
 	# the runtime manager kpatch in the guest (load/list/info/unload, a pending transition)
 	suite kpatch-guest test/kpatch/run-guest-test.sh
 	# the Debian package: built, lintian, installed, the demo patch built with it and booted

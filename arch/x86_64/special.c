@@ -25,6 +25,18 @@ const struct special_section x86_special[] = {
 	SITES(".return_sites"),
 	SITES(".call_sites"),
 	{ .name = ".ibt_endbr_seal", .role = SEC_ENTRIES, .size = 4 },
+	/*
+	 * objtool's annotations of instructions (never loaded): needed where
+	 * objtool runs on the linked patch module (IBT kernels), e.g. the code
+	 * after a WARN's ud2 is reachable
+	 */
+	{ .name = ".discard.reachable", .role = SEC_ENTRIES, .size = 4 },
+	{ .name = ".discard.unreachable", .role = SEC_ENTRIES, .size = 4 },
+	{ .name = ".discard.noendbr", .role = SEC_ENTRIES, .size = 4 },
+	{ .name = ".discard.retpoline_safe", .role = SEC_ENTRIES, .size = 4 },
+	{ .name = ".discard.intra_function_calls", .role = SEC_ENTRIES, .size = 4 },
+	{ .name = ".discard.func_stack_frame_non_standard", .role = SEC_ENTRIES,
+	  .size = 8 },
 	/* replacement code (anonymous chunks), ORC, static call trampolines */
 	{ .name = ".altinstr", .prefix = true, .role = SEC_KNOWN },
 	{ .name = ".orc_", .prefix = true, .role = SEC_KNOWN },

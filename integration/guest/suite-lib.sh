@@ -16,6 +16,10 @@ kps_load() {
 	kp_insmod load "livepatch-$1" || kp_abort
 	kp_lp_wait_transition transition "$(kps_lp "$1")" 30
 	kp_eq enabled "$(cat "$(kp_lp_dir "$(kps_lp "$1")")/enabled" 2>&1)" 1
+	# the per-object attribute of the vmlinux klp object, when the patch has one
+	if [ -d "$(kp_lp_dir "$(kps_lp "$1")")/vmlinux" ]; then
+		kp_eq vmlinux-patched "$(cat "$(kp_lp_dir "$(kps_lp "$1")")/vmlinux/patched" 2>&1)" 1
+	fi
 }
 
 # kps_unload NAME: disable, wait for the sysfs dir to vanish, rmmod

@@ -18,10 +18,15 @@ kp_rmmod module-unload kobject-example
 kp_insmod B-load livepatch-module || kp_abort
 kp_lp_wait_transition B-transition livepatch_module 30
 kp_check B-module-absent test ! -e $FOO
+# the per-object sysfs attribute: the klp object of a module not loaded is not patched
+OBJP=/sys/kernel/livepatch/livepatch_module/kobject_example/patched
+kp_eq B-object-unpatched "$(cat $OBJP 2>&1)" 0
 kp_insmod B-module-load kobject-example || kp_abort
 check_patched B-patched-on-load
+kp_eq B-object-patched "$(cat $OBJP 2>&1)" 1
 kp_rmmod B-module-unload kobject-example
 kp_check B-module-gone test ! -e $FOO
+kp_eq B-object-unpatched-again "$(cat $OBJP 2>&1)" 0
 kp_lp_disable B-disable livepatch_module 30
 kp_rmmod B-unload livepatch-module
 kp_insmod B-module-load-unpatched kobject-example

@@ -33,6 +33,13 @@ module_prebuild() {
 # ---------------------------------------------------------------- parent data
 # symtab (readelf -s --wide) and special-section struct sizes of the booted
 # vmlinux, cached by its identity
+# the path (relative to the build tree) of module $1's .ko from modules.order, which
+# lists "dir/name.ko" up to 6.1 and "dir/name.o" from 6.2 on
+module_ko_path() {
+	local m
+	m=$(grep -E "(^|/)$1\.(ko|o)$" "$OBJ/modules.order" 2>/dev/null | head -n1)
+	[ -n "$m" ] && echo "${m%.*}.ko"
+}
 parent_symtab() {	# $1 parent name -> path of its symtab
 	local p=$1 ko f
 	if [ "$p" = vmlinux ]; then echo "$PCACHE/vmlinux.symtab"; return 0; fi
@@ -42,7 +49,7 @@ parent_symtab() {	# $1 parent name -> path of its symtab
 	fi
 	f=$PCACHE/$p.symtab
 	if [ ! -s "$f" ]; then
-		ko=$(grep -E "(^|/)$p\.ko$" "$OBJ/modules.order" 2>/dev/null | head -n1)
+		ko=$(module_ko_path "$p") || ko=
 		for ko in "$KOBJ/$ko" $(find "/lib/modules/$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)" -name "$p.ko" 2>/dev/null | head -n1); do
 			[ -f "$ko" ] && break
 		done
@@ -113,8 +120,7 @@ diff_objects() {
 # .mod.c, and the .ko link; make is the fallback (and the path for BTF modules).
 mod_replay() {	# $1: a target in $MOD; runs the command kbuild saved for it, in $KOBJ
 	local t=$1 c
-	c=$(sed -n "s|^cmd_$t := ||p" "$(dirname "$t")/.$(basename "$t").cmd" 2>/dev/null | head -n1 |
-		sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
+	c=$(kbuild_saved_cmd "$(dirname "$t")/.$(basename "$t").cmd" "$t")
 	[ -n "$c" ] || return 1
 	echo "+ [$(elapsed)s] (cd $KOBJ && $c)" >> "$LOG"
 	(cd "$KOBJ" && sh -c "$c") >> "$LOG" 2>&1
@@ -129,6 +135,30 @@ fast_relink() {
 	fi
 	rm -f "$m.ko" && mod_replay "$m.ko" && [ -s "$m.ko" ]
 }
+# Does kbuild run objtool on the linked patch module? It does where objtool is
+# delayed to link time (X86_KERNEL_IBT, LTO_CLANG: objtool --link on vmlinux.o and on
+# each multi-object module) instead of running on each object. Read from the
+# template's prebuild (what this kernel's kbuild did), else from the config.
+objtool_at_module_link() {
+	local c
+	c=$(kbuild_saved_cmd "$MOD/.$MODNAME.o.cmd" "$MOD/$MODNAME.o")
+	if [ -n "$c" ]; then
+		case $c in *objtool*) return 0 ;; *) return 1 ;; esac
+	fi
+	[ "$(cfg X86_KERNEL_IBT)" = y ] || [ "$(cfg LTO_CLANG)" = y ]
+}
+# Sections objtool makes from the code of a whole object. When objtool runs on the
+# patch module it makes them for all of it, but skips the whole section when the
+# input already has one (a differ output of an object objtool saw at compile time:
+# single-object modules): drop the differ's copies so that objtool writes them for
+# the patch module's own code too, with endbr64 sealing decided on the module.
+OBJTOOL_SECTIONS=(.orc_unwind .orc_unwind_ip .orc_header .return_sites .call_sites
+	.retpoline_sites .ibt_endbr_seal)
+strip_objtool_sections() {
+	local a=() s
+	for s in "${OBJTOOL_SECTIONS[@]}"; do a+=(--remove-section="$s" --remove-section=".rela$s"); done
+	logrun objcopy "${a[@]}" "$1"
+}
 build_module() {
 	step "building $MODNAME.ko (${#DIFFED[@]} object(s)) against $KOBJ"
 	if [ -n "${PREBUILD_PID:-}" ]; then
@@ -139,6 +169,10 @@ build_module() {
 	fi
 	rm -f "$MOD/patch-objs.o"
 	logrun ld -r -o "$MOD/patch-objs.o" "${DIFFED[@]}" || fail "ld -r of the differ outputs failed"
+	if objtool_at_module_link; then
+		echo "objtool runs on the linked patch module: its sections are made there" >> "$LOG"
+		strip_objtool_sections "$MOD/patch-objs.o" || fail "objcopy of $MOD/patch-objs.o failed"
+	fi
 	if [ -n "${PREBUILD_PID:-}" ] && fast_relink; then
 		:
 	else

@@ -126,7 +126,12 @@ find_affected() {
 		OBJECTS+=("$o"); OBJ_PARENT[$o]=$p
 	done < <(sort -u "$SCRATCH/affected" | awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $1, $3 }' - "$ORIG/objects.idx" | sort)
 	[ ${#OBJECTS[@]} -gt 0 ] || fail "the patch changes no object of this kernel build (files: ${CHANGED_FILES[*]})"
+	# objects scripts/link-vmlinux.sh links beside vmlinux.a (6.2+:
+	# init/version-timestamp.o) are vmlinux's too
+	local linked
+	linked=" $(grep -oE '\binit/[a-z0-9_-]+\.o\b' "$SRCDIR/scripts/link-vmlinux.sh" 2>/dev/null | sort -u | paste -sd' ') "
 	for o in "${OBJECTS[@]}"; do
+		case $linked in *" $o "*) [ "${OBJ_PARENT[$o]}" != - ] || OBJ_PARENT[$o]=vmlinux ;; esac
 		[ "${OBJ_PARENT[$o]}" != - ] || fail "$o is compiled but linked into neither vmlinux nor a module of this build"
 	done
 	echo "objects: ${OBJECTS[*]}" >> "$LOG"
@@ -160,12 +165,19 @@ wdir() {
 	done
 	[ ${#entries[@]} -eq 0 ] || ln -s "${entries[@]}" "$W${rel:+/$rel}/" || return 1
 }
-# the compile command of object $1, unescaped from the .cmd file's make syntax
-# (Kbuild.include make-cmd: '$' is written '$$', '#' is '$(pound)', older '\#')
+# the command kbuild saved for target $2 in .cmd file $1, unescaped from make syntax
+# (Kbuild.include make-cmd: '$' is written '$$', '#' is '$(pound)', older '\#').
+# The variable is "cmd_<target> :=" up to 6.1 and "savedcmd_<target> :=" from 6.2 on:
+# whichever the file has.
+kbuild_saved_cmd() {
+	local f=$1 t=$2
+	sed -n -e "s|^savedcmd_$t := ||p" -e "s|^cmd_$t := ||p" "$f" 2>/dev/null | head -n1 |
+		sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g'
+}
+# the compile command of object $1
 obj_cmd() {
-	local o=$1 d b
-	d=$(dirname "$o"); b=$(basename "$o")
-	sed -n "s|^cmd_$o := ||p" "$OBJ/$d/.$b.cmd" | head -n1 | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g'
+	local o=$1
+	kbuild_saved_cmd "$OBJ/$(dirname "$o")/.$(basename "$o").cmd" "$o"
 }
 
 build_patched() {

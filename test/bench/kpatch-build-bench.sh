@@ -5,7 +5,7 @@
 #
 #   test/bench/kpatch-build-bench.sh [RUNS]     (default 3 runs; the median is used)
 #
-# Needs the reference kernel (integration/kernel-cache.sh); the first call also
+# Needs the reference kernel (integration/kernel-cache.sh; KERNEL=6.1 or 6.12); the first call also
 # builds kpatch-build's cached original (minutes), which is not timed.
 # Denominators:
 #   kbuild   `make O=<copy of the booted build> fs/proc/cmdline.o` after removing the
@@ -55,7 +55,8 @@ for i in $(seq 1 "$RUNS"); do
 	echo "$t1 - $t0" | bc >> "$W/kbuild"
 done
 # the bare compile command (gcc + objtool) from the .cmd file
-cmd=$(sed -n "s|^cmd_$OBJ := ||p" "$W/kobj/fs/proc/.cmdline.o.cmd" | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
+# (6.1 writes "cmd_<target> :=", 6.2 and later "savedcmd_<target> :=")
+cmd=$(sed -n -e "s|^cmd_$OBJ := ||p" -e "s|^savedcmd_$OBJ := ||p" "$W/kobj/fs/proc/.cmdline.o.cmd" | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
 : > "$W/cc"
 for i in $(seq 1 "$RUNS"); do
 	rm -f "$W/kobj/$OBJ"

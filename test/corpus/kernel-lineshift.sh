@@ -2,7 +2,8 @@
 # __LINE__ on real kernel code: two blank lines at the top of a big kernel
 # file shift every WARN, BUG, might_sleep, printk and dynamic-debug line in
 # it. kpatch-build (which does not normalize patches) must find no changed
-# function. Skips without the reference kernel cache.
+# function. On the reference kernel KERNEL selects (6.1 default, 6.12).
+# Skips without the reference kernel cache.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 files=(kernel/fork.c kernel/sched/core.c mm/page_alloc.c fs/namei.c
@@ -14,7 +15,7 @@ env_out=$("$top/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null)
 	exit 0
 }
 eval "$env_out"
-work=$top/test/out/kernel-lineshift
+work=$top/test/out/kernel-lineshift/${KERNEL:-6.1}
 rm -rf "$work"; mkdir -p "$work"
 pass=0 fail=0
 for f in "${files[@]}"; do

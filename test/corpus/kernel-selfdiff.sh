@@ -1,22 +1,26 @@
 #!/bin/bash
-# Every object of the real 6.1 kernel (kpatch-build's cached
-# -ffunction-sections build) diffed against itself must come out as "no
-# changed functions" (exit 3): no spurious change from correlation, special
-# statics, call-site data or special sections on real code, and no crash.
+# Every object of a real reference kernel (KERNEL=6.1, the default, or 6.12;
+# kpatch-build's cached -ffunction-sections build of it) diffed against itself
+# must come out as "no changed functions" (exit 3): no spurious change from
+# correlation, special statics, call-site data or special sections on real
+# code, and no crash.
 # usage: kernel-selfdiff.sh [CDO]; skips when the cache is absent.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 CDO=$(readlink -f "${1:-$top/create-diff-object/create-diff-object}")
 cache=${KPATCH_CACHE:-$HOME/.cache/kpatch-ng}
-obj=$(ls -d "$cache"/kpatch-build/orig/*/obj 2>/dev/null | head -n 1)
 env_out=$("$top/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || env_out=
 eval "$env_out"
+# kpatch-build's original build of this reference kernel (its info names the config)
+obj=
+info=$(grep -lx "config=${KCONFIG:-none}" "$cache"/kpatch-build/orig/*/info 2>/dev/null | head -n 1)
+[ -z "$info" ] || obj=$(dirname "$info")/obj
 if [ -z "$obj" ] || [ ! -e "$obj/vmlinux" ] || [ -z "${KVMLINUX:-}" ]; then
 	echo "kernel-selfdiff: no cached kernel builds (run kpatch-build once), skipped"
 	echo "0 passed, 0 failed, 1 skipped"
 	exit 0
 fi
-work=$top/test/out/kernel-selfdiff
+work=$top/test/out/kernel-selfdiff/${KERNEL:-6.1}
 mkdir -p "$work"
 readelf -sW "$KVMLINUX" > "$work/vmlinux.symtab"
 export $("$top/kpatch-build/kpatch-struct-sizes" "$KVMLINUX")
@@ -38,6 +42,6 @@ while read -r o; do
 done < <(find "$obj" -name '*.o' ! -name '*.mod.o' ! -name vmlinux.o \
 	! -path '*/scripts/*' ! -path '*/tools/*' ! -path '*/realmode/*' \
 	! -path '*/vdso/*' | sort)
-echo "kernel-selfdiff: $pass objects unchanged against themselves, $fail failed"
+echo "kernel-selfdiff: kernel ${KVER:-?}: $pass objects unchanged against themselves, $fail failed"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

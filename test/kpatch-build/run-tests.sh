@@ -18,11 +18,11 @@ export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 KPB=$REPO/kpatch-build/kpatch-build
-VERBOSE=0 KERNEL=1 FILTER='*'
+VERBOSE=0 WITH_KERNEL=1 FILTER='*'
 while [ $# -gt 0 ]; do
 	case $1 in
 	-v) VERBOSE=1 ;;
-	--no-kernel) KERNEL=0 ;;
+	--no-kernel) WITH_KERNEL=0 ;;
 	*) FILTER=$1 ;;
 	esac
 	shift
@@ -511,7 +511,7 @@ HAVE_TOOLS=1
 for t in create-diff-object/create-diff-object klp-convert/klp-convert kmod/patch; do
 	[ -e "$REPO/$t" ] || { HAVE_TOOLS=0; MISSING_TOOL=$t; }
 done
-if [ $KERNEL = 0 ]; then
+if [ $WITH_KERNEL = 0 ]; then
 	skip reference-kernel "--no-kernel"
 elif ! ENV=$(KPATCH_CACHE=$USER_KPATCH_CACHE; [ -n "$KPATCH_CACHE" ] || unset KPATCH_CACHE
 	"$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
