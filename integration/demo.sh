@@ -25,7 +25,7 @@ if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
 fi
 make -C "$ROOT" -s all >/dev/null || die "building the tools (make) failed"
 
-say "1/3 reference kernel (Debian linux-source-6.1, integration/kernel.config)"
+say "1/3 reference kernel (Debian linux-source-6.1, integration/configs/6.1-x86_64.config)"
 t=$(date +%s)
 eval "$("$HERE/kernel-cache.sh" --print-env)" || die "building the reference kernel failed"
 echo "kernel $KVER ready in $(( $(date +%s) - t ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"

@@ -14,6 +14,10 @@
  *   ORC_STRUCT_SIZE          struct orc_entry
  *   STATIC_CALL_STRUCT_SIZE  struct static_call_site
  *   PRINTK_INDEX_STRUCT_SIZE struct pi_entry
+ *   FIXUP_STRUCT_SIZE        struct fixup_entry (ppc64le __ftr_fixup and friends)
+ * The debug info may be of any architecture and byte order (a cross-built
+ * ppc64le or big-endian s390x vmlinux reads like a native one: libdwarf
+ * decodes it).
  * Structs the kernel does not have (config off) are not printed.
  * Only the top-level DIEs of each compilation unit are visited, and the walk
  * stops as soon as every struct was found.
@@ -38,6 +42,7 @@ static const struct {
 	{ "ORC_STRUCT_SIZE", "orc_entry" },
 	{ "STATIC_CALL_STRUCT_SIZE", "static_call_site" },
 	{ "PRINTK_INDEX_STRUCT_SIZE", "pi_entry" },
+	{ "FIXUP_STRUCT_SIZE", "fixup_entry" },
 };
 #define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
 

@@ -55,7 +55,7 @@ build_original() {
 	} > "$ORIG/info"
 	cp "$CONFIG" "$OBJ/.config" || return 1
 	echo "build log: $blog" >> "$LOG"
-	local mk=(make -C "$SRCDIR" O="$OBJ" ${CC:+CC="$CC_CMD"})
+	local mk=(make -C "$SRCDIR" O="$OBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} ${CC:+CC="$CC_CMD"})
 	{ echo "+ ${mk[*]} olddefconfig"; "${mk[@]}" olddefconfig; } >> "$blog" 2>&1 || return 1
 	if ! cmp -s <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config"); then
 		warn "olddefconfig changed the configuration (source and config do not match?): $(diff <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
@@ -85,7 +85,7 @@ index_original() {
 			for o in $(cat "$mf"); do parent[$o]=$(basename "$mod"); done
 		done < "$OBJ/modules.order"
 	fi
-	for a in vmlinux.a lib/lib.a arch/x86/lib/lib.a; do
+	for a in vmlinux.a lib/lib.a "arch/$KB_KARCH/lib/lib.a"; do
 		[ -f "$OBJ/$a" ] || continue
 		while read -r o; do
 			[ -n "${parent[$o]:-}" ] || parent[$o]=vmlinux
