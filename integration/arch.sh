@@ -15,7 +15,7 @@
 #   KP_CROSS       CROSS_COMPILE prefix ("" for x86_64)
 #   KP_CC          the kernel's compiler: ${KP_CROSS}gcc
 #   KP_KMAKE       make arguments for the kernel tree: (ARCH=.. CROSS_COMPILE=..), () native
-#   KP_IMAGE       booted image, relative to the build dir
+#   KP_BOOT_FILE       booted image, relative to the build dir
 #   KP_QEMU, KP_QEMU_MACHINE (array), KP_CONSOLE, KP_DEBARCH, KP_BUSYBOX
 
 kp_arch_die() { echo "${KP_ARCH_TOOL:-integration}: error: $*" >&2; exit 2; }
@@ -24,14 +24,14 @@ kp_arch_init() {
 	local want=${KP_ARCH:-${ARCH:-x86_64}} cache=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
 	case $want in
 	x86_64|x86|amd64)
-		KP_ARCH=x86_64 KP_KARCH=x86 KP_CROSS='' KP_IMAGE=arch/x86/boot/bzImage
+		KP_ARCH=x86_64 KP_KARCH=x86 KP_CROSS='' KP_BOOT_FILE=arch/x86/boot/bzImage
 		KP_QEMU=qemu-system-x86_64 KP_QEMU_MACHINE=() KP_CONSOLE=ttyS0 KP_DEBARCH=amd64 ;;
 	ppc64le|ppc64el|powerpc)
-		KP_ARCH=ppc64le KP_KARCH=powerpc KP_CROSS=powerpc64le-linux-gnu- KP_IMAGE=vmlinux
+		KP_ARCH=ppc64le KP_KARCH=powerpc KP_CROSS=powerpc64le-linux-gnu- KP_BOOT_FILE=vmlinux
 		KP_QEMU=qemu-system-ppc64 KP_QEMU_MACHINE=(-M pseries -cpu POWER9)
 		KP_CONSOLE=hvc0 KP_DEBARCH=ppc64el ;;
 	s390x|s390)
-		KP_ARCH=s390x KP_KARCH=s390 KP_CROSS=s390x-linux-gnu- KP_IMAGE=arch/s390/boot/bzImage
+		KP_ARCH=s390x KP_KARCH=s390 KP_CROSS=s390x-linux-gnu- KP_BOOT_FILE=arch/s390/boot/bzImage
 		KP_QEMU=qemu-system-s390x KP_QEMU_MACHINE=(-M s390-ccw-virtio)
 		KP_CONSOLE=ttysclp0 KP_DEBARCH=s390x ;;
 	arm64|aarch64)

@@ -73,7 +73,7 @@ kc_set_paths() {
 	KOBJ=$KPATCH_CACHE/kernel/$KC_KEY
 	KC_MARKER=$KOBJ/.kpatch-ng-complete
 	KVMLINUX=$KOBJ/vmlinux
-	KBZIMAGE=$KOBJ/$KP_IMAGE
+	KBZIMAGE=$KOBJ/$KP_BOOT_FILE
 	KSYMVERS=$KOBJ/Module.symvers
 	KCONFIG=$KOBJ/.config
 	KGEN_INIT_CPIO=$KOBJ/usr/gen_init_cpio
@@ -164,7 +164,7 @@ kc_build() {
 		date +%s > "$KOBJ/.make-start"
 		kc_make -j"$KC_JOBS" all
 	) 8>"$KPATCH_CACHE/.kernel-build.lock" || exit 1
-	kc_log "vmlinux, $KP_IMAGE and modules built"
+	kc_log "vmlinux, $KP_BOOT_FILE and modules built"
 	for f in "$KVMLINUX" "$KBZIMAGE" "$KSYMVERS" "$KGEN_INIT_CPIO" \
 		"$KOBJ/samples/livepatch/livepatch-sample.ko"; do
 		[ -e "$f" ] || kc_die "build finished but $f is missing (log: $log)"

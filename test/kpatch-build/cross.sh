@@ -44,12 +44,13 @@ t0=$SECONDS
 rc=$?
 secs=$((SECONDS - t0))
 log=$(sed -n 's/^kpatch-build: log: //p' "$out/kpatch-build.out" | tail -n1)
-[ -n "$log" ] || log=$(ls -t "$KPATCH_CACHE"/kpatch-build/logs/cmdline-* 2>/dev/null | head -n1)
+newest() { find "$1" -maxdepth 1 -name "$2" -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n1 | cut -d' ' -f2-; }
+[ -n "$log" ] || log=$(newest "$KPATCH_CACHE/kpatch-build/logs" 'cmdline-*')
 echo "kpatch-build-cross: $KP_ARCH: kpatch-build exit $rc in ${secs}s (log ${log:-none}); its output:"
 sed 's/^/    /' "$out/kpatch-build.out"
 
 # what kpatch-build found before building anything
-scratch=$(ls -td "$KPATCH_CACHE"/kpatch-build/tmp/cmdline.* 2>/dev/null | head -n1)
+scratch=$(newest "$KPATCH_CACHE/kpatch-build/tmp" 'cmdline.*')
 if grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "${log:-/dev/null}" 2>/dev/null ||
 	grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "$KPATCH_CACHE"/kpatch-build/orig/*/build.log 2>/dev/null; then
 	ok "kernel makes ran with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS (from CONFIG_* of $KCONFIG)"
