@@ -27,8 +27,9 @@ kp_arch_init() {
 		KP_ARCH=x86_64 KP_KARCH=x86 KP_CROSS='' KP_BOOT_FILE=arch/x86/boot/bzImage
 		KP_QEMU=qemu-system-x86_64 KP_QEMU_MACHINE=() KP_CONSOLE=ttyS0 KP_DEBARCH=amd64 ;;
 	ppc64le|ppc64el|powerpc)
+		# (the spectre caps TCG cannot emulate are declared broken: no warning per boot)
 		KP_ARCH=ppc64le KP_KARCH=powerpc KP_CROSS=powerpc64le-linux-gnu- KP_BOOT_FILE=vmlinux
-		KP_QEMU=qemu-system-ppc64 KP_QEMU_MACHINE=(-M pseries -cpu POWER9)
+		KP_QEMU=qemu-system-ppc64 KP_QEMU_MACHINE=(-M pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off -cpu POWER9)
 		KP_CONSOLE=hvc0 KP_DEBARCH=ppc64el ;;
 	s390x|s390)
 		KP_ARCH=s390x KP_KARCH=s390 KP_CROSS=s390x-linux-gnu- KP_BOOT_FILE=arch/s390/boot/bzImage
