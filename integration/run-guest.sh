@@ -121,7 +121,8 @@ boot=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | hea
 npass=$(echo "$markers" | grep -c '^KPTEST-PASS ' || true)
 fails=$(echo "$markers" | grep '^KPTEST-FAIL ' || true)
 kbad=$(grep -E 'Kernel panic|BUG: |Oops|general protection fault|Call Trace:' "$log" | head -3 || true)
-[ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" | head -3 || true)
+[ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" |
+	{ if [ -n "$KP_BENIGN_WARN" ]; then grep -vF -- "$KP_BENIGN_WARN"; else cat; fi; } | head -3 || true)
 
 # the test that was running when the guest died (if any), and the last marker seen
 cur=$(echo "$markers" | sed -n 's/^KPTEST-BEGIN \([^ ]*\).*/\1/p' | tail -1)
