@@ -53,6 +53,19 @@ logdir=$KPATCH_CACHE/logs
 	--script "$HERE/smoke/sample-modules.sh" --module "$KOBJ/samples/kobject/kobject-example.ko" \
 	--module "$KOBJ/samples/livepatch/livepatch-callbacks-mod.ko"
 
+# the sample's cycle in guest seconds, from the printk times of its markers:
+# insmod, the patching transition, disable (unpatching), rmmod
+awk '$2 ~ /^KPTEST-/ && $3 == "livepatch-sample" || $3 ~ /^KPTEST-/ && $4 == "livepatch-sample" {
+	t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t)
+	for (i = 1; i <= NF; i++) if ($i == "livepatch-sample") { k = $(i - 1) " " $(i + 1); break }
+	if (!(k in at)) at[k] = t
+}
+END {
+	printf "smoke: '"$KP_ARCH"' livepatch-sample.ko (guest s): load %.2f, patch transition %.2f, disable %.2f, unload %.2f\n",
+		at["KPTEST-PASS load"] - at["KPTEST-INFO cmdline"], at["KPTEST-PASS transition"] - at["KPTEST-PASS load"],
+		at["KPTEST-PASS disable"] - at["KPTEST-PASS patched"], at["KPTEST-PASS unload"] - at["KPTEST-PASS after-disable"]
+}' "$logdir/smoke$sfx.log"
+
 if [ $selftest = 1 ]; then
 	set +e
 	out=$("$HERE/run-guest.sh" --timeout "$tmo" --log "$logdir/smoke-selftest-fail$sfx.log" \

@@ -57,7 +57,7 @@ if grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "${log:-/dev/null}" 2>/dev/n
 else
 	ko make-args "no kernel make with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS in the logs"
 fi
-if grep -q '^struct sizes: .*BUG_STRUCT_SIZE=' "${log:-/dev/null}" 2>/dev/null; then
+if grep -q '^struct sizes: .*EX_STRUCT_SIZE=' "${log:-/dev/null}" 2>/dev/null; then
 	ok "struct sizes from the $KP_ARCH vmlinux DWARF: $(sed -n 's/^struct sizes: //p' "$log" | head -n1)"
 else
 	ko struct-sizes "no struct sizes read from $KVMLINUX (log ${log:-none})"
