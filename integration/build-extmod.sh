@@ -7,10 +7,15 @@
 # SRC_DIR holds the module's .c files and a Kbuild (or Makefile with obj-m).
 # OUT_DIR defaults to $KPATCH_CACHE/extmod/<basename of SRC_DIR>. Prints the paths of the
 # built .ko files, one a line, on stdout. Uses KOBJ from the environment when set,
-# else integration/kernel-cache.sh (building the kernel if needed).
+# else integration/kernel-cache.sh (building the kernel if needed). ARCH=ppc64le|s390x
+# (integration/arch.sh) cross-builds against that architecture's reference kernel.
 set -euo pipefail
 die() { echo "build-extmod: error: $*" >&2; exit 1; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KP_ARCH_TOOL=build-extmod
+# shellcheck source=integration/arch.sh
+. "$HERE/arch.sh"
+kp_arch_init
 
 [ $# -ge 1 ] && [ $# -le 2 ] || die "usage: build-extmod.sh SRC_DIR [OUT_DIR]"
 src=$(cd "$1" 2>/dev/null && pwd) || die "source directory $1 not found"
@@ -26,7 +31,7 @@ rm -rf "$out"
 mkdir -p "$out"
 cp -a "$src/." "$out/"
 log=$out/build.log
-make -C "$KOBJ" M="$out" modules >"$log" 2>&1 || {
+make -C "$KOBJ" ${KP_KMAKE[@]+"${KP_KMAKE[@]}"} M="$out" modules >"$log" 2>&1 || {
 	tail -n 20 "$log" >&2
 	die "make -C $KOBJ M=$out modules failed (log $log)"
 }

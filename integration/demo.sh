@@ -18,8 +18,12 @@ PATCH=${1:-$ROOT/examples/cmdline.patch}
 die() { echo "demo: error: $*" >&2; exit 1; }
 say() { printf '\n== %s\n' "$*"; }
 T0=$(date +%s)
+KP_ARCH_TOOL=demo
+# shellcheck source=integration/arch.sh
+. "$HERE/arch.sh"
+kp_arch_init	# ARCH=ppc64le|s390x: that architecture's kernel and guest
 
-if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
+if kp_arch_missing >/dev/null ||
 	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null ||
 	! command -v bc >/dev/null; then
 	say "installing dependencies (scripts/install-deps)"
@@ -27,7 +31,7 @@ if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
 fi
 make -C "$ROOT" -s all >/dev/null || die "building the tools (make) failed"
 
-say "1/3 reference kernel (Debian linux-source-$KERNEL, integration/configs/$KERNEL-x86_64.config)"
+say "1/3 reference kernel (Debian linux-source-$KERNEL, integration/configs/$KERNEL-$KP_ARCH.config)"
 t=$(date +%s)
 eval "$("$HERE/kernel-cache.sh" --print-env)" || die "building the reference kernel failed"
 echo "kernel $KVER ready in $(( $(date +%s) - t ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"

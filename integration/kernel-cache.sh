@@ -1,8 +1,11 @@
 #!/bin/bash
 # kernel-cache.sh: a reference kernel (Debian's linux-source-$KERNEL +
-# integration/configs/$KERNEL-x86_64.config), unpacked once and built once per
-# (source version, config fragment, gcc version), cached outside the repository.
-# KERNEL=6.1 (default) or 6.12 selects the kernel.
+# integration/configs/$KERNEL-<arch>.config), unpacked once and built once per
+# (source version, config fragment, compiler version), cached outside the repository.
+# KERNEL=6.1 (default) or 6.12 selects the kernel. The architecture:
+# ARCH=x86_64 (default) | ppc64le | s390x (or KP_ARCH; see integration/arch.sh):
+# ppc64le and s390x are cross-built with Debian's powerpc64le-linux-gnu- /
+# s390x-linux-gnu- compilers.
 #
 #   integration/kernel-cache.sh               ensure source + booted kernel, print env lines
 #   integration/kernel-cache.sh --print-env   same; progress goes to stderr, KEY=value to stdout,
@@ -16,12 +19,12 @@
 #   . integration/kernel-cache.sh             defines kc_* functions only (no side effects);
 #                                             then kc_ensure_kernel && kc_export
 #
-# Environment: KERNEL (6.1 or 6.12; default 6.1), KPATCH_CACHE (default
-# ~/.cache/kpatch-ng), KPATCH_KERNEL_TARBALL (default /usr/src/linux-source-$KERNEL.tar.xz),
-# KPATCH_JOBS (default nproc).
+# Environment: KERNEL (6.1 or 6.12; default 6.1), ARCH or KP_ARCH, KPATCH_CACHE
+# (default ~/.cache/kpatch-ng), KPATCH_KERNEL_TARBALL (default
+# /usr/src/linux-source-$KERNEL.tar.xz), KPATCH_JOBS (default nproc).
 #
 # Layout:  $KPATCH_CACHE/src/linux-source-$KERNEL    pristine source (never build in it)
-#          $KPATCH_CACHE/kernel/<key>/                O= build dir: vmlinux, bzImage,
+#          $KPATCH_CACHE/kernel/<key>/                O= build dir: vmlinux, boot image,
 #                                                     Module.symvers, modules, kbuild tree
 #          $KPATCH_CACHE/kernel/<key>/.kpatch-ng-complete   written last
 #          $KPATCH_CACHE/kernel/<key>/build.log
@@ -36,8 +39,12 @@ kc_init() {
 	6.1|6.12) ;;
 	*) kc_die "KERNEL=$KERNEL: the reference kernels are 6.1 and 6.12" ;;
 	esac
+	KP_ARCH_TOOL=kernel-cache
+	# shellcheck source=integration/arch.sh
+	. "$KC_DIR/arch.sh"
+	kp_arch_init
 	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-$KERNEL.tar.xz}
-	KC_FRAGMENT=$KC_DIR/configs/$KERNEL-${KP_ARCH:-x86_64}.config
+	KC_FRAGMENT=$KC_DIR/configs/$KERNEL-$KP_ARCH.config
 	KC_JOBS=${KPATCH_JOBS:-$(nproc)}
 	KC_SRCNAME=$(basename "$KC_TARBALL" .tar.xz)
 	KSRC=$KPATCH_CACHE/src/$KC_SRCNAME
@@ -59,12 +66,12 @@ kc_source_id() {
 
 kc_key() {
 	[ -r "$KC_FRAGMENT" ] || kc_die "config fragment $KC_FRAGMENT not found"
-	command -v gcc >/dev/null || kc_die "gcc not found (run scripts/install-deps)"
+	command -v "$KP_CC" >/dev/null || kc_die "$KP_CC not found (run scripts/install-deps)"
 	{
 		echo "recipe $KC_RECIPE"
 		kc_source_id
 		cat "$KC_FRAGMENT"
-		gcc --version
+		"$KP_CC" --version
 	} | sha256sum | cut -c1-16
 }
 
@@ -73,7 +80,7 @@ kc_set_paths() {
 	KOBJ=$KPATCH_CACHE/kernel/$KC_KEY
 	KC_MARKER=$KOBJ/.kpatch-ng-complete
 	KVMLINUX=$KOBJ/vmlinux
-	KBZIMAGE=$KOBJ/arch/x86/boot/bzImage
+	KBZIMAGE=$KOBJ/$KP_BOOT_FILE
 	KSYMVERS=$KOBJ/Module.symvers
 	KCONFIG=$KOBJ/.config
 	KGEN_INIT_CPIO=$KOBJ/usr/gen_init_cpio
@@ -81,7 +88,8 @@ kc_set_paths() {
 
 kc_source_pristine() {
 	local f
-	for f in .config include/config include/generated arch/x86/include/generated vmlinux; do
+	for f in .config include/config include/generated "$KSRC"/arch/*/include/generated vmlinux; do
+		f=${f#"$KSRC/"}
 		[ -e "$KSRC/$f" ] && kc_die "source tree $KSRC is not pristine ($f exists; something built in it). Reset: rm -rf '$KSRC' '$KC_SRC_MARKER'"
 	done
 	return 0
@@ -141,12 +149,12 @@ kc_verify_config() {
 }
 
 kc_build() {
-	local log=$KOBJ/build.log t0 secs f
+	local log=$KOBJ/build.log t0 t_cfg secs f
 	t0=$(date +%s)
 	rm -rf "$KOBJ"
 	mkdir -p "$KOBJ"
-	kc_log "building kernel $KC_KEY in $KOBJ (-j$KC_JOBS, log $log)"
-	kc_make() { make -C "$KSRC" O="$KOBJ" "$@" >>"$log" 2>&1 || {
+	kc_log "building the $KP_ARCH kernel $KC_KEY in $KOBJ (-j$KC_JOBS, $KP_CC, log $log)"
+	kc_make() { make -C "$KSRC" O="$KOBJ" ${KP_KMAKE[@]+"${KP_KMAKE[@]}"} "$@" >>"$log" 2>&1 || {
 		tail -n 30 "$log" >&2
 		kc_die "make $* failed (full log: $log)"; }; }
 	kc_make tinyconfig
@@ -155,20 +163,24 @@ kc_build() {
 	kc_make olddefconfig
 	kc_verify_config "$KOBJ/.config"
 	kc_log "config ok: LIVEPATCH KALLSYMS_ALL DYNAMIC_FTRACE_WITH_REGS DEBUG_INFO present"
+	t_cfg=$(date +%s)
 	# one kernel build at a time on this machine (kpatch-build's original build
 	# takes the same lock): two at once on 2 cores only thrash
 	(
 		flock -n 8 || { kc_log "waiting for another kernel build on this machine"; flock 8; }
+		date +%s > "$KOBJ/.make-start"
 		kc_make -j"$KC_JOBS" all
 	) 8>"$KPATCH_CACHE/.kernel-build.lock" || exit 1
-	kc_log "vmlinux, bzImage and modules built"
+	kc_log "vmlinux, $KP_BOOT_FILE and modules built"
 	for f in "$KVMLINUX" "$KBZIMAGE" "$KSYMVERS" "$KGEN_INIT_CPIO" \
 		"$KOBJ/samples/livepatch/livepatch-sample.ko"; do
 		[ -e "$f" ] || kc_die "build finished but $f is missing (log: $log)"
 	done
-	secs=$(( $(date +%s) - t0 ))
+	# the build's own time: the wait for the machine-wide lock is not counted
+	secs=$(( $(date +%s) - t0 - ($(cat "$KOBJ/.make-start") - t_cfg) ))
 	{
 		echo "key=$KC_KEY"
+		echo "arch=$KP_ARCH"
 		echo "source=$(kc_source_id)"
 		echo "kernelrelease=$(cat "$KOBJ/include/config/kernel.release")"
 		echo "build_seconds=$secs"
@@ -199,7 +211,7 @@ kc_ensure_kernel() {
 
 kc_env() {
 	local v
-	for v in KERNEL KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
+	for v in KERNEL KPATCH_CACHE KP_ARCH KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
 		printf '%s=%q\n' "$v" "${!v-}"
 	done
 }

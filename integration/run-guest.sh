@@ -4,7 +4,8 @@
 #
 #   integration/run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]
 #
-#   BZIMAGE       kernel image; "cached" = the bzImage of integration/kernel-cache.sh
+#   BZIMAGE       kernel image; "cached" = the boot image of integration/kernel-cache.sh
+#                 (x86_64 bzImage, ppc64le vmlinux, s390x bzImage)
 #   GUEST_SCRIPT  busybox-sh script using the kp_* helpers of guest/kptest.sh
 #   options:
 #     --script T.sh      another guest script (run after the previous ones, same boot)
@@ -19,6 +20,9 @@
 #     --append ARGS      extra kernel command line
 #     --allow-warn       do not fail on kernel "WARNING:" lines
 #     --kvm              use KVM (only if a probe showed it works here; default TCG)
+#   The guest architecture is ARCH=x86_64 (default) | ppc64le | s390x (integration/arch.sh):
+#   qemu-system-x86_64 (ttyS0), qemu-system-ppc64 -M pseries -cpu POWER9 (hvc0),
+#   qemu-system-s390x -M s390-ccw-virtio (ttysclp0), with that architecture's busybox.
 #
 # Exit status: 0 every check passed and KPTEST-END was seen; 1 a check failed
 # (the first line of stderr names it: "run-guest: FAIL <test> <check>: <detail>"),
@@ -28,6 +32,10 @@ set -euo pipefail
 
 die() { echo "run-guest: error: $*" >&2; exit 2; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KP_ARCH_TOOL=run-guest
+# shellcheck source=integration/arch.sh
+. "$HERE/arch.sh"
+kp_arch_init
 
 scripts=() modules=() files=()
 log= tmo=180 stmo=60 mem=512 smp=1 append= allow_warn=0 accel=tcg kernel=
@@ -62,7 +70,13 @@ if [ "$kernel" = cached ]; then
 	kernel=$KBZIMAGE
 fi
 [ -f "$kernel" ] || die "kernel image $kernel not found"
-command -v qemu-system-x86_64 >/dev/null || die "qemu-system-x86_64 not found (run scripts/install-deps)"
+command -v "$KP_QEMU" >/dev/null || die "$KP_QEMU not found (run scripts/install-deps)"
+# a ppc64 ELF image booted as another architecture hangs silently: say so instead
+case $KP_ARCH:$(file -b "$kernel" 2>/dev/null) in
+ppc64le:*ELF*PowerPC*) ;;
+ppc64le:*) die "$kernel is not a ppc64le ELF vmlinux (ARCH=ppc64le boots vmlinux)" ;;
+*:*ELF*PowerPC*) die "$kernel is a PowerPC kernel but ARCH is $KP_ARCH (use ARCH=ppc64le)" ;;
+esac
 
 name=$(basename "${scripts[0]}" .sh)
 logname=$name
@@ -88,10 +102,10 @@ for m in ${modules[@]+"${modules[@]}"}; do args+=(--module "$m"); done
 for f in ${files[@]+"${files[@]}"}; do args+=(--file "$f"); done
 "$HERE/guest/mkinitramfs.sh" "${args[@]}" || die "building the initramfs failed"
 
-cmdline="console=ttyS0 printk.devkmsg=on panic=-1 oops=panic kp_script_timeout=$stmo $append"
+cmdline="console=$KP_CONSOLE printk.devkmsg=on panic=-1 oops=panic kp_script_timeout=$stmo $append"
 t0=$(date +%s.%N)
 set +e
-timeout -k 5 "$tmo" qemu-system-x86_64 -accel "$accel" -m "$mem" -smp "$smp" -nographic -no-reboot \
+timeout -k 5 "$tmo" "$KP_QEMU" ${KP_QEMU_MACHINE[@]+"${KP_QEMU_MACHINE[@]}"} -accel "$accel" -m "$mem" -smp "$smp" -nographic -no-reboot \
 	-kernel "$kernel" -initrd "$work/initramfs.cpio" -append "$cmdline" \
 	</dev/null >"$log.raw" 2>&1 &
 qpid=$!
@@ -109,7 +123,8 @@ boot=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | hea
 npass=$(echo "$markers" | grep -c '^KPTEST-PASS ' || true)
 fails=$(echo "$markers" | grep '^KPTEST-FAIL ' || true)
 kbad=$(grep -E 'Kernel panic|BUG: |Oops|general protection fault|Call Trace:' "$log" | head -3 || true)
-[ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" | head -3 || true)
+[ $allow_warn = 1 ] || kbad=$kbad$(grep -E '^(\[[ 0-9.]*\] )?WARNING: ' "$log" |
+	{ if [ -n "$KP_BENIGN_WARN" ]; then grep -vF -- "$KP_BENIGN_WARN"; else cat; fi; } | head -3 || true)
 
 # the test that was running when the guest died (if any), and the last marker seen
 cur=$(echo "$markers" | sed -n 's/^KPTEST-BEGIN \([^ ]*\).*/\1/p' | tail -1)

@@ -20,6 +20,11 @@
 # Each .ko with livepatch=Y in .modinfo is converted in place (klp-convert is
 # idempotent). Targets: all (default), modules, clean.
 #
+# A kernel of another architecture (a ppc64le or s390x KDIR on an x86_64 host)
+# is cross-built without flags: kbuild's ARCH and Debian's CROSS_COMPILE prefix
+# (powerpc64le-linux-gnu-, s390x-linux-gnu-) come from $(KDIR)/.config; an ARCH=
+# or CROSS_COMPILE= on the command line wins.
+#
 # Variables: KDIR (kernel build tree, default the running kernel's),
 # KLP_CONVERT (the tool), KLP_CONVERT_FLAGS (e.g. --symtab vmlinux=FILE,
 # --object MOD for a module target the patch has a klp_object for),
@@ -58,11 +63,33 @@ endif
 KLP_ALL_FLAGS = $(KLP_CONVERT_FLAGS) $(if $(KLP_SYMTAB),--symtab vmlinux=$(KLP_SYMTAB)) \
 	$(addprefix --symvers ,$(wildcard $(KDIR)/Module.symvers) $(KBUILD_EXTRA_SYMBOLS))
 
+# the kernel's architecture (its config) against the host's: cross-build if they differ
+KLP_KDIR_ARCH := $(shell sed -n -e 's/^CONFIG_X86_64=y$$/x86_64/p' \
+	-e 's/^CONFIG_PPC64=y$$/ppc64le/p' -e 's/^CONFIG_S390=y$$/s390x/p' \
+	$(KDIR)/.config 2>/dev/null | head -n1)
+KLP_KARCH_x86_64 := x86
+KLP_KARCH_ppc64le := powerpc
+KLP_KARCH_s390x := s390
+KLP_CROSS_x86_64 := x86_64-linux-gnu-
+KLP_CROSS_ppc64le := powerpc64le-linux-gnu-
+KLP_CROSS_s390x := s390x-linux-gnu-
+KLP_KMAKE :=
+ifneq ($(KLP_KDIR_ARCH),)
+ifneq ($(KLP_KDIR_ARCH),$(shell uname -m))
+ifneq ($(origin ARCH),command line)
+KLP_KMAKE += ARCH=$(KLP_KARCH_$(KLP_KDIR_ARCH))
+endif
+ifneq ($(origin CROSS_COMPILE),command line)
+KLP_KMAKE += CROSS_COMPILE=$(KLP_CROSS_$(KLP_KDIR_ARCH))
+endif
+endif
+endif
+
 .PHONY: all modules clean klp-convert-modules
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) $(KLP_KMAKE) \
 		KBUILD_MODPOST_WARN=1 modules
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
 		klp-convert-modules
@@ -92,6 +119,6 @@ klp-convert-modules: $(KLP_SYMTAB)
 	done
 
 clean:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) clean
+	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) $(KLP_KMAKE) clean
 	rm -f $(CURDIR)/.vmlinux.symtab
 endif

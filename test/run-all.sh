@@ -82,6 +82,16 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	# the Debian package: built, lintian, installed, the demo patch built with it and booted
 	[ -n "${SKIP_PACKAGE:-}" ] || suite package test/package/run.sh
 fi
+# the other architectures (SKIP_CROSS=1 skips them): their cross-built reference
+# kernels booted with the kernel's livepatch sample and the harness self-test, kmod/
+# built for them, and kpatch-build on them (about 4 minutes per kernel the first time)
+if [ -z "${SKIP_INTEGRATION:-}" ] && [ -z "${SKIP_CROSS:-}" ]; then
+	for arch in ppc64le s390x; do
+		suite "integration-smoke-$arch" env ARCH=$arch integration/smoke.sh
+		suite "kmod-cross-$arch" env ARCH=$arch test/klp-convert/cross-build.sh
+		suite "kpatch-build-cross-$arch" env ARCH=$arch test/kpatch-build/cross.sh
+	done
+fi
 
 echo
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"

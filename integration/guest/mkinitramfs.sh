@@ -10,12 +10,18 @@
 #   --module M.ko    -> /modules/M.ko   (kp_insmod CHECK M)
 #   --file SRC[:DEST]  any other file (e.g. a static helper binary) -> DEST
 #                    (default /files/basename; executable bit kept)
-# Needs busybox-static; gen_init_cpio comes from the cached kernel build
+# Needs busybox-static of the guest's architecture (ARCH, integration/arch.sh: /bin/busybox
+# for x86_64, $KPATCH_CACHE/busybox/<debarch>/bin/busybox else; BUSYBOX overrides);
+# gen_init_cpio (a host tool) comes from the cached kernel build
 # (kernel-cache.sh) or is compiled from the cached source.
 set -euo pipefail
 
 die() { echo "mkinitramfs: error: $*" >&2; exit 1; }
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KP_ARCH_TOOL=mkinitramfs
+# shellcheck source=integration/arch.sh
+. "$HERE/../arch.sh"
+kp_arch_init
 out=initramfs.cpio
 scripts=() modules=() files=()
 while [ $# -gt 0 ]; do
@@ -30,8 +36,8 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-BUSYBOX=${BUSYBOX:-/bin/busybox}
-[ -x "$BUSYBOX" ] || die "$BUSYBOX not found (apt-get install busybox-static, or run scripts/install-deps)"
+BUSYBOX=${BUSYBOX:-$KP_BUSYBOX}
+[ -x "$BUSYBOX" ] || die "$BUSYBOX ($KP_ARCH busybox-static) not found (run scripts/install-deps)"
 file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
 	die "$BUSYBOX is not statically linked (install busybox-static)"
 

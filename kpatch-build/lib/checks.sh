@@ -55,7 +55,8 @@ find_inputs() {
 	if [ -z "$OOT_MODULE" ]; then
 		[ -f "$SRCDIR/Makefile" ] && [ -d "$SRCDIR/kernel" ] || die "$SRCDIR does not look like a kernel source tree (no Makefile/kernel/)"
 		SRCDIR=$(readlink -f "$SRCDIR")
-		for f in .config include/config include/generated arch/x86/include/generated; do
+		for f in .config include/config include/generated "$SRCDIR"/arch/*/include/generated; do
+			f=${f#"$SRCDIR/"}
 			[ -e "$SRCDIR/$f" ] && die "source tree $SRCDIR is not clean ($f exists); kpatch-build builds out of tree (O=) and kbuild refuses a built-in tree: use a clean copy or 'make mrproper' it"
 		done
 	fi
@@ -99,10 +100,78 @@ unquote() { local v=${1#\"}; echo "${v%\"}"; }
 # ---------------------------------------------------------------- checks
 # kernel configuration
 check_config() {
-	for opt in MODULES LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
+	for opt in MODULES LIVEPATCH HAVE_LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
 		[ "$(cfg $opt)" = y ] || die "CONFIG_$opt is not enabled in $CONFIG: the kernel cannot load live patches built this way"
 	done
-	grep -qx 'CONFIG_X86_64=y' "$CONFIG" || die "$CONFIG is not an x86_64 configuration (only x86_64 is supported)"
+	check_arch
+}
+
+# architecture: the kernel's, from its config. KPB_ARCH (x86_64, ppc64le, s390x),
+# KB_KARCH (kbuild's ARCH), KB_CROSS (CROSS_COMPILE) and KB_MAKE, the arguments
+# every kernel make of the run gets: empty for a native build, ARCH= and
+# CROSS_COMPILE= for a kernel of another architecture. ARCH and CROSS_COMPILE from
+# the environment are honoured (ARCH must name the config's architecture) and then
+# removed from it, so that they reach make only through KB_MAKE.
+arch_of_config() {
+	if [ "$(cfg X86_64)" = y ]; then echo x86_64
+	elif [ "$(cfg PPC64)" = y ] && [ "$(cfg CPU_LITTLE_ENDIAN)" = y ]; then echo ppc64le
+	elif [ "$(cfg PPC64)" = y ]; then echo ppc64-big-endian
+	elif [ "$(cfg S390)" = y ]; then echo s390x
+	elif [ "$(cfg ARM64)" = y ]; then echo arm64
+	elif [ "$(cfg X86_32)" = y ] || [ "$(cfg X86)" = y ]; then echo i386
+	else echo unknown
+	fi
+}
+check_arch() {
+	local host want env_arch=${ARCH:-}
+	KPB_ARCH=$(arch_of_config)
+	case $KPB_ARCH in
+	x86_64) KB_KARCH=x86 KB_CROSS=x86_64-linux-gnu- ;;
+	ppc64le) KB_KARCH=powerpc KB_CROSS=powerpc64le-linux-gnu- ;;
+	s390x) KB_KARCH=s390 KB_CROSS=s390x-linux-gnu- ;;
+	arm64) die "$CONFIG is an arm64 configuration: arm64 is not supported (no Debian kernel selects arm64 livepatch; supported: x86_64, ppc64le, s390x)" ;;
+	ppc64-big-endian) die "$CONFIG is a big-endian ppc64 configuration: only little-endian ppc64le is supported (CONFIG_CPU_LITTLE_ENDIAN)" ;;
+	*) die "$CONFIG is a $KPB_ARCH configuration: not supported (supported: x86_64, ppc64le, s390x)" ;;
+	esac
+	if [ -n "$env_arch" ]; then
+		case $env_arch in
+		x86|x86_64|amd64) want=x86_64 ;;
+		powerpc|ppc64le|ppc64el) want=ppc64le ;;
+		s390|s390x) want=s390x ;;
+		*) want=$env_arch ;;
+		esac
+		[ "$want" = "$KPB_ARCH" ] || die "ARCH=$env_arch in the environment, but $CONFIG is a $KPB_ARCH configuration"
+	fi
+	case "$(uname -m)" in
+	x86_64) host=x86_64 ;; ppc64le) host=ppc64le ;; s390x) host=s390x ;; *) host=other ;;
+	esac
+	if [ -n "${CROSS_COMPILE+set}" ]; then
+		KB_CROSS=$CROSS_COMPILE
+	elif [ "$host" = "$KPB_ARCH" ]; then
+		KB_CROSS=
+	fi
+	KB_MAKE=()
+	[ -z "$KB_CROSS" ] && [ -z "$env_arch" ] || KB_MAKE=(ARCH="$KB_KARCH" CROSS_COMPILE="$KB_CROSS")
+	unset ARCH CROSS_COMPILE
+	# make ARCH=... above us puts it into MAKEFLAGS, where it beats KB_MAKE's ARCH=
+	if [ -n "${MAKEFLAGS:-}" ]; then
+		MAKEFLAGS=$(printf '%s' "$MAKEFLAGS" | sed -E 's/(^| )ARCH=[^ ]*//g; s/(^| )-- *$//')
+		export MAKEFLAGS
+	fi
+	unset MAKEOVERRIDES
+	check_ftrace_mode
+}
+# the ftrace call each architecture's livepatch redirects
+check_ftrace_mode() {
+	case $KPB_ARCH in
+	x86_64)
+		[ "$(cfg HAVE_FENTRY)" = y ] || die "CONFIG_HAVE_FENTRY is not set in $CONFIG: x86_64 live patching needs -mfentry ftrace" ;;
+	ppc64le)
+		[ "$(cfg MPROFILE_KERNEL)" = y ] || die "CONFIG_MPROFILE_KERNEL is not set in $CONFIG: ppc64le live patching needs -mprofile-kernel ftrace (a compiler that supports it)" ;;
+	s390x)
+		[ "$(cfg HAVE_FENTRY)" = y ] && [ "$(cfg FTRACE_MCOUNT_USE_CC)" = y ] ||
+			die "CONFIG_HAVE_FENTRY and CONFIG_FTRACE_MCOUNT_USE_CC are not both set in $CONFIG: s390x live patching needs -mfentry -mnop-mcount -mrecord-mcount ftrace" ;;
+	esac
 }
 
 # compiler
@@ -133,11 +202,17 @@ cc_real() {
 	echo "${words[*]}"
 }
 check_compiler() {
-	CC_CMD=${CC:-gcc}
+	CC_CMD=${CC:-${KB_CROSS}gcc}
 	CC_REAL=$(cc_real "$CC_CMD")
-	$CC_CMD --version > /dev/null 2>&1 || die "compiler '$CC_CMD' not found or not runnable (set CC)"
 	CC_FIRST=$($CC_REAL --version 2>/dev/null | head -n1) || true
+	if [ -z "$CC_FIRST" ] && [ -n "$KB_CROSS" ] && [ -z "${CC:-}" ]; then
+		die "cross compiler '$CC_CMD' for the $KPB_ARCH kernel not found (install gcc-${KB_CROSS%-}, or set CROSS_COMPILE or CC)"
+	fi
+	$CC_CMD --version > /dev/null 2>&1 || die "compiler '$CC_CMD' not found or not runnable (set CC)"
 	[ -n "$CC_FIRST" ] || die "compiler '$CC_REAL' (of CC='$CC_CMD') not found or not runnable (set CC)"
+	if [ -n "$KB_CROSS" ]; then
+		command -v "${KB_CROSS}ld" >/dev/null || die "cross linker '${KB_CROSS}ld' for the $KPB_ARCH kernel not found (install binutils-${KB_CROSS%-})"
+	fi
 	# kpatch-cc holds every patched object to it (a farm host with another compiler)
 	CC_IDENT=$(cc_ident "$CC_FIRST")
 	export KPATCH_CC_IDENT=$CC_IDENT

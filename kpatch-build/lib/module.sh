@@ -18,7 +18,7 @@ module_prebuild() {
 	# kmod/include (kpatch-macros.h, kpatch-syscall.h) is on the include path of every
 	# patched compile, searched last (-idirafter), so patches can #include "kpatch-macros.h"
 	KMOD_INC=$(cd "$TPL/../include" 2>/dev/null && pwd) || die "kmod/include not found next to the template $TPL"
-	MKARGS=(KPATCH_NAME="$NAME" KPATCH_INCLUDE="$KMOD_INC")
+	MKARGS=(${KB_MAKE[@]+"${KB_MAKE[@]}"} KPATCH_NAME="$NAME" KPATCH_INCLUDE="$KMOD_INC")
 	[ $NONREPLACE = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
 	# The whole module is prebuilt with an empty patch-objs.o: the template object,
 	# the .mod.c and its object exist by the time the differ is done, and the final
@@ -107,6 +107,10 @@ diff_objects() {
 		3) step_show "diffing $o: no function changed" ;;
 		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(echo "$cdo_out" | grep -m1 '^create-diff-object: ' || echo "$cdo_out" | grep -m1 -v '^$')" >&2
 		   echo "$TOOLNAME: log: $LOG" >&2; exit 2 ;;
+		1) if echo "$cdo_out" | grep -qE 'unsupported machine|big-endian objects are not supported'; then
+			die "$o: the differ does not support $KPB_ARCH objects: $(echo "$cdo_out" | grep -m1 '^create-diff-object: ')"
+		   fi
+		   fail "create-diff-object failed on $o (exit $rc): $(echo "$cdo_out" | tail -n1)" ;;
 		*) fail "create-diff-object failed on $o (exit $rc): $(echo "$cdo_out" | tail -n1)" ;;
 		esac
 	done < "$SCRATCH/diff-list"
@@ -168,7 +172,7 @@ build_module() {
 		[ $rc -eq 0 ] || { echo "(prebuild failed, exit $rc)" >> "$LOG"; PREBUILD_PID=; }
 	fi
 	rm -f "$MOD/patch-objs.o"
-	logrun ld -r -o "$MOD/patch-objs.o" "${DIFFED[@]}" || fail "ld -r of the differ outputs failed"
+	logrun "${KB_CROSS}ld" -r -o "$MOD/patch-objs.o" "${DIFFED[@]}" || fail "ld -r of the differ outputs failed"
 	if objtool_at_module_link; then
 		echo "objtool runs on the linked patch module: its sections are made there" >> "$LOG"
 		strip_objtool_sections "$MOD/patch-objs.o" || fail "objcopy of $MOD/patch-objs.o failed"

@@ -28,7 +28,7 @@ build_oot() {
 			die "patch $p does not apply to $OOT_SRC: $(echo "$out" | grep -m1 -iE 'FAILED|can.t find|No such|malformed|Reversed|garbage' || echo "$out" | tail -n1)"
 		echo "$out" | grep -q 'with fuzz' && warn "patch $p applies with fuzz: $(echo "$out" | grep -m1 'with fuzz')"
 	done
-	logrun make -C "$KOBJ" M="$OOT_DIR" KCFLAGS="$OOT_KCFLAGS" -j"$JOBS" modules ||
+	logrun make -C "$KOBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} M="$OOT_DIR" KCFLAGS="$OOT_KCFLAGS" -j"$JOBS" modules ||
 		fail "building the original module failed"
 	mkdir -p "$SCRATCH/orig"
 	for o in $(oot_objects); do
@@ -40,7 +40,7 @@ build_oot() {
 		logrun patch -d "$OOT_DIR" -p1 -t -N --no-backup-if-mismatch -s -i "$(readlink -f "$p")" || fail "applying $p failed"
 	done
 	STEP_LINE=$(wc -l < "$LOG")
-	logrun make -C "$KOBJ" M="$OOT_DIR" KCFLAGS="$OOT_KCFLAGS" -j"$JOBS" modules ||
+	logrun make -C "$KOBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} M="$OOT_DIR" KCFLAGS="$OOT_KCFLAGS" -j"$JOBS" modules ||
 		fail "building the patched module failed"
 	: > "$SCRATCH/diff-list"
 	for o in $(oot_objects); do

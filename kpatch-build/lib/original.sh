@@ -57,7 +57,7 @@ build_original() {
 	} > "$ORIG/info"
 	cp "$CONFIG" "$OBJ/.config" || return 1
 	echo "build log: $blog" >> "$LOG"
-	local mk=(make -C "$SRCDIR" O="$OBJ" ${CC:+CC="$CC_CMD"})
+	local mk=(make -C "$SRCDIR" O="$OBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} ${CC:+CC="$CC_CMD"})
 	{ echo "+ ${mk[*]} olddefconfig"; "${mk[@]}" olddefconfig; } >> "$blog" 2>&1 || return 1
 	# (CC_VERSION_TEXT is the wrapper's --version line: distcc says x86_64-linux-gnu-gcc)
 	if ! cmp -s <(config_lines "$CONFIG") <(config_lines "$OBJ/.config"); then
@@ -107,7 +107,7 @@ index_original() {
 			for o in $(cat "$mf"); do parent[$o]=$(basename "$mod"); done
 		done < "$OBJ/modules.order"
 	fi
-	for a in vmlinux.a lib/lib.a arch/x86/lib/lib.a; do
+	for a in vmlinux.a lib/lib.a "arch/$KB_KARCH/lib/lib.a"; do
 		[ -f "$OBJ/$a" ] || continue
 		while read -r o; do
 			[ -n "${parent[$o]:-}" ] || parent[$o]=vmlinux

@@ -150,11 +150,45 @@ if want name-max; then
 	grep -q 'invalid name\|characters; at most' "$OUT" && ko name-max "45 characters refused" || ok name-max
 fi
 # ------------------------------------------------------------------ pre-build refusals
-for opt in MODULES LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
+for opt in MODULES LIVEPATCH HAVE_LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
 	grep -v "^CONFIG_$opt=" "$B/config.good" > "$T/config-no-$opt"
 	expect "config-$opt" nz "^kpatch-build: error: CONFIG_$opt is not enabled" -s "$S" -c "$T/config-no-$opt" -v "$B/vmlinux" "$T/p/cmdline.patch"
 	want "config-$opt" && { one_line_error || ko "config-$opt-one-line" "error is not one line"; }
 done
+# architectures: from the config (or ARCH), the ftrace mode checked, arm64 refused by name
+arch_config() {	# arch_config FILE LINES...: the good config with CONFIG_X86_64 replaced
+	local f=$T/$1; shift
+	{ grep -v -e '^CONFIG_X86_64=' -e '^CONFIG_HAVE_FENTRY=' "$B/config.good"; printf '%s\n' "$@"; } > "$f"
+}
+arch_config config-arm64 CONFIG_ARM64=y
+expect arch-arm64 nz "^kpatch-build: error: .*config-arm64 is an arm64 configuration: arm64 is not supported" -s "$S" -c "$T/config-arm64" -v "$B/vmlinux" "$T/p/cmdline.patch"
+want arch-arm64 && { one_line_error || ko arch-arm64-one-line "error is not one line"; }
+arch_config config-ppc64be CONFIG_PPC64=y CONFIG_MPROFILE_KERNEL=y
+expect arch-ppc64-big-endian nz "error: .*big-endian ppc64 configuration: only little-endian ppc64le" -s "$S" -c "$T/config-ppc64be" -v "$B/vmlinux" "$T/p/cmdline.patch"
+arch_config config-ppc64le-pg CONFIG_PPC64=y CONFIG_CPU_LITTLE_ENDIAN=y
+expect arch-ppc64le-ftrace nz "error: CONFIG_MPROFILE_KERNEL is not set in .*: ppc64le live patching needs -mprofile-kernel" -s "$S" -c "$T/config-ppc64le-pg" -v "$B/vmlinux" "$T/p/cmdline.patch"
+arch_config config-s390x-hotpatch CONFIG_S390=y CONFIG_HAVE_FENTRY=y
+expect arch-s390x-ftrace nz "error: CONFIG_HAVE_FENTRY and CONFIG_FTRACE_MCOUNT_USE_CC are not both set" -s "$S" -c "$T/config-s390x-hotpatch" -v "$B/vmlinux" "$T/p/cmdline.patch"
+grep -v -e '^CONFIG_HAVE_FENTRY=' "$B/config.good" > "$T/config-nofentry"
+expect arch-x86-ftrace nz "error: CONFIG_HAVE_FENTRY is not set in .*: x86_64 live patching needs -mfentry" -s "$S" -c "$T/config-nofentry" -v "$B/vmlinux" "$T/p/cmdline.patch"
+if want arch-env-mismatch; then
+	ARCH=s390x kpb "${STD[@]}" "$T/p/cmdline.patch"
+	[ $RC -ne 0 ] && grep -q "error: ARCH=s390x in the environment, but .* is a x86_64 configuration" "$OUT" && one_line_error &&
+		ok arch-env-mismatch || ko arch-env-mismatch "ARCH of another architecture not refused"
+fi
+arch_config config-ppc64le CONFIG_PPC64=y CONFIG_CPU_LITTLE_ENDIAN=y CONFIG_MPROFILE_KERNEL=y
+if want arch-cross-missing; then
+	CROSS_COMPILE=/nonexistent/ppc- kpb -s "$S" -c "$T/config-ppc64le" -v "$B/vmlinux" "$T/p/cmdline.patch"
+	[ $RC -ne 0 ] && grep -q "error: cross compiler '/nonexistent/ppc-gcc' for the ppc64le kernel not found" "$OUT" && one_line_error &&
+		ok arch-cross-missing || ko arch-cross-missing "a missing cross compiler was not named"
+fi
+# the cross compiler is checked like the native one: against CONFIG_CC_VERSION_TEXT
+if want arch-cross-version && command -v powerpc64le-linux-gnu-gcc >/dev/null; then
+	sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="powerpc64le-linux-gnu-gcc (Fake 1.0) 1.0"/' "$T/config-ppc64le" > "$T/config-ppc64le-cc"
+	kpb -s "$S" -c "$T/config-ppc64le-cc" -v "$B/vmlinux" "$T/p/cmdline.patch"
+	[ $RC -ne 0 ] && grep -q "error: compiler mismatch: the kernel was built with 'powerpc64le-linux-gnu-gcc (Fake 1.0) 1.0' (CONFIG_CC_VERSION_TEXT), 'powerpc64le-linux-gnu-gcc' is 'powerpc64le-linux-gnu-gcc (Debian" "$OUT" &&
+		ok arch-cross-version || ko arch-cross-version "the cross compiler was not checked against CONFIG_CC_VERSION_TEXT"
+fi
 sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="gcc (Fake 1.0) 1.0"/' "$B/config.good" > "$T/config-cc"
 expect compiler-config nz "error: compiler mismatch: the kernel was built with 'gcc \(Fake 1.0\) 1.0'" -s "$S" -c "$T/config-cc" -v "$B/vmlinux" "$T/p/cmdline.patch"
 expect compiler-skip nz "does not apply" --skip-compiler-check -s "$S" -c "$T/config-cc" -v "$B/vmlinux" "$T/p/noapply.patch"

@@ -1,0 +1,84 @@
+#!/bin/bash
+# test/kpatch-build/cross.sh: kpatch-build for a kernel of another architecture.
+#
+#   ARCH=ppc64le|s390x test/kpatch-build/cross.sh
+#
+# examples/cmdline.patch against the cached cross-built reference kernel of ARCH
+# (integration/kernel-cache.sh), with no architecture flags: kpatch-build must find
+# the architecture in the kernel config, check the cross compiler, read the struct
+# sizes from the vmlinux DWARF, make its original -ffunction-sections build with the
+# cross compiler (cached; one kernel build the first time), compile the patched
+# object for ARCH, and then either build livepatch-cmdline.ko for ARCH or -- while
+# the differ does not know the architecture -- stop at the differ with one clear
+# error line naming the object and the machine. Anything else fails.
+# Skips (exit 0) when the kernel of ARCH is not built. Last line "N passed, N failed".
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+KP_ARCH_TOOL=kpatch-build-cross
+# shellcheck source=integration/arch.sh
+. "$ROOT/integration/arch.sh"
+kp_arch_init
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "kpatch-build-cross: PASS $KP_ARCH $1"; }
+ko() { fail=$((fail + 1)); echo "kpatch-build-cross: FAIL $KP_ARCH $1: $2"; }
+finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
+
+env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || {
+	echo "kpatch-build-cross: SKIP: no cached $KP_ARCH reference kernel (ARCH=$KP_ARCH integration/kernel-cache.sh)"
+	finish; }
+eval "$env"
+make -C "$ROOT" -s all >/dev/null || { ko tools "make failed"; finish; }
+case $KP_ARCH in
+x86_64) machine='Advanced Micro Devices X86-64' ;;
+ppc64le) machine='PowerPC64' ;;
+s390x) machine='IBM S/390' ;;
+esac
+# no ARCH, no CROSS_COMPILE: kpatch-build takes both from the config
+unset ARCH CROSS_COMPILE
+out=$KPATCH_CACHE/kpatch-build-cross/$KP_ARCH
+rm -rf "$out"; mkdir -p "$out"
+t0=$SECONDS
+"$ROOT/kpatch-build/kpatch-build" -d -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline -o "$out" \
+	"$ROOT/examples/cmdline.patch" > "$out/kpatch-build.out" 2>&1
+rc=$?
+secs=$((SECONDS - t0))
+log=$(sed -n 's/^kpatch-build: log: //p' "$out/kpatch-build.out" | tail -n1)
+newest() { find "$1" -maxdepth 1 -name "$2" -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n1 | cut -d' ' -f2-; }
+[ -n "$log" ] || log=$(newest "$KPATCH_CACHE/kpatch-build/logs" 'cmdline-*')
+echo "kpatch-build-cross: $KP_ARCH: kpatch-build exit $rc in ${secs}s (log ${log:-none}); its output:"
+sed 's/^/    /' "$out/kpatch-build.out"
+
+# what kpatch-build found before building anything
+scratch=$(newest "$KPATCH_CACHE/kpatch-build/tmp" 'cmdline.*')
+if grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "${log:-/dev/null}" 2>/dev/null ||
+	grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "$KPATCH_CACHE"/kpatch-build/orig/*/build.log 2>/dev/null; then
+	ok "kernel makes ran with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS (from CONFIG_* of $KCONFIG)"
+else
+	ko make-args "no kernel make with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS in the logs"
+fi
+if grep -q '^struct sizes: .*EX_STRUCT_SIZE=' "${log:-/dev/null}" 2>/dev/null; then
+	ok "struct sizes from the $KP_ARCH vmlinux DWARF: $(sed -n 's/^struct sizes: //p' "$log" | head -n1)"
+else
+	ko struct-sizes "no struct sizes read from $KVMLINUX (log ${log:-none})"
+fi
+# the patched object, compiled for ARCH (kept under -d)
+pobj=${scratch:+$scratch/obj/fs/proc/cmdline.o}
+if [ -n "$pobj" ] && [ -f "$pobj" ] && readelf -h "$pobj" | grep -q "Machine: *$machine"; then
+	ok "patched fs/proc/cmdline.o compiled for $machine"
+else
+	ko patched-object "no patched fs/proc/cmdline.o for $machine (${pobj:-no scratch dir})"
+fi
+if [ $rc -eq 0 ] && readelf -h "$out/livepatch-cmdline.ko" 2>/dev/null | grep -q "Machine: *$machine"; then
+	ok "livepatch-cmdline.ko built for $machine"
+else
+	err=$(grep 'error:' "$out/kpatch-build.out")
+	if [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
+		echo "$err" | grep -q "^kpatch-build: error: fs/proc/cmdline.o: the differ does not support $KP_ARCH objects: create-diff-object: .*unsupported machine\|big-endian"; then
+		ok "stops at the differ with one line: $err"
+	else
+		ko result "neither a module nor the differ's one-line refusal (exit $rc)"
+	fi
+fi
+[ -z "$scratch" ] || rm -rf "$scratch"
+finish
