@@ -128,7 +128,7 @@ kbad=$(grep -E 'Kernel panic|BUG: |Oops|general protection fault|Call Trace:' "$
 
 # the test that was running when the guest died (if any), and the last marker seen
 cur=$(echo "$markers" | sed -n 's/^KPTEST-BEGIN \([^ ]*\).*/\1/p' | tail -1)
-if [ -n "$cur" ] && echo "$markers" | grep -q "^KPTEST-DONE $cur "; then cur=; fi
+if [ -n "$cur" ] && grep -q "^KPTEST-DONE $cur " <<<"$markers"; then cur=; fi
 where=${cur:-$name}
 lastm=$(echo "$markers" | tail -1)
 summary="(boot to /init ${boot:-?}s guest time, run $(printf %.1f "$wall")s wall, log $log)"
@@ -149,7 +149,7 @@ if [ -n "$kbad" ]; then
 	echo "run-guest: $summary" >&2
 	exit 1
 fi
-if ! echo "$markers" | grep -q '^KPTEST-END '; then
+if ! grep -q '^KPTEST-END ' <<<"$markers"; then
 	echo "run-guest: FAIL $where end: no KPTEST-END marker (qemu exit $rc, last marker: ${lastm:-none}); last console lines:" >&2
 	tail -n 15 "$log" | sed 's/^/    /' >&2
 	echo "run-guest: $summary" >&2

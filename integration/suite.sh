@@ -201,8 +201,8 @@ for t in "${tests[@]}"; do
 	nfail=$(echo "$markers" | grep -c "^KPTEST-FAIL $t " || true)
 	boot=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | head -1)
 	st() {	# status of check $1: ok / FAIL / -
-		if echo "$markers" | grep -q "^KPTEST-FAIL $t $1:"; then echo FAIL
-		elif echo "$markers" | grep -q "^KPTEST-PASS $t $1\$"; then echo ok
+		if grep -q "^KPTEST-FAIL $t $1:" <<<"$markers"; then echo FAIL
+		elif grep -q "^KPTEST-PASS $t $1\$" <<<"$markers"; then echo ok
 		else echo -; fi
 	}
 	if [ $grc -eq 0 ] && [ "$nfail" = 0 ] && [ "$npass" -gt 0 ]; then res=PASS; else res=FAIL; fi

@@ -170,13 +170,13 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 		"$KBZIMAGE" "$gs" ${mods[@]+"${mods[@]}"} > "$OUT/run.out" 2>&1
 	grc=$?
 	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)
-	echo "$markers" | grep -q '^KPTEST-END' || FAILS+=("guest: no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)")
+	grep -q '^KPTEST-END' <<<"$markers" || FAILS+=("guest: no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)")
 	grep -qE 'Oops|Kernel panic|general protection' "$GLOG" && FAILS+=("guest: the kernel oopsed or panicked (log $GLOG)")
 fi
 
 st() {	# st TEST CHECK: ok / FAIL / -
-	if echo "${markers:-}" | grep -q "^KPTEST-FAIL zoo-guest $1/$2:"; then echo FAIL
-	elif echo "${markers:-}" | grep -q "^KPTEST-PASS zoo-guest $1/$2\$"; then echo ok
+	if grep -q "^KPTEST-FAIL zoo-guest $1/$2:" <<<"${markers:-}"; then echo FAIL
+	elif grep -q "^KPTEST-PASS zoo-guest $1/$2\$" <<<"${markers:-}"; then echo ok
 	else echo -; fi
 }
 ROWS=()
