@@ -4,9 +4,11 @@
 #include "lib/util.h"
 
 extern const struct arch arch_x86_64;
+extern const struct arch arch_aarch64;
 
 static const struct arch *const arches[] = {
 	&arch_x86_64,
+	&arch_aarch64,
 };
 
 const struct arch *arch_get(const struct elf *elf)
@@ -16,7 +18,7 @@ const struct arch *arch_get(const struct elf *elf)
 	for (i = 0; i < ARRAY_SIZE(arches); i++)
 		if (arches[i]->machine == elf->ehdr.e_machine)
 			return arches[i];
-	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64)",
+	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64, aarch64)",
 	    elf->path, elf->ehdr.e_machine);
 }
 

@@ -44,6 +44,12 @@ fi
 
 suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
 suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
+# the other architectures: cases built with Debian's cross compilers, and
+# the corpus objects of each architecture ../shared has
+for a in aarch64; do
+	suite "cdo-$a" test/cdo/run-tests.sh -a "$a" "$ASAN_CDO"
+	suite "corpus-$a" test/corpus/run.sh "$ASAN_CDO" "$a"
+done
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh

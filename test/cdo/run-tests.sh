@@ -436,9 +436,13 @@ run_case() {
 	fi
 
 	CASE_CFLAGS=()
-	if [ -f "$cdir/cflags" ]; then
-		read -r -a CASE_CFLAGS < <(grep -v '^#' "$cdir/cflags" | tr '\n' ' ')
-	fi
+	local cf
+	for cf in "$cdir/cflags" "$cdir/cflags.$CDO_ARCH"; do
+		[ -f "$cf" ] || continue
+		local more=()
+		read -r -a more < <(grep -v '^#' "$cf" | tr '\n' ' ')
+		CASE_CFLAGS+=("${more[@]}")
+	done
 	OBJNAME=vmlinux
 	[ -f "$cdir/objname" ] && OBJNAME=$(head -n 1 "$cdir/objname")
 

@@ -57,7 +57,11 @@ typedef _Bool bool;
 #define __gnu_inline		__attribute__((__gnu_inline__))
 #define noinline		__attribute__((__noinline__))
 #define __always_inline		inline __attribute__((__always_inline__))
+#ifdef CC_USING_PATCHABLE_FUNCTION_ENTRY
+#define notrace			__attribute__((__no_instrument_function__, patchable_function_entry(0, 0)))
+#else
 #define notrace			__attribute__((__no_instrument_function__))
+#endif
 /* the kernel's "inline" implies notrace (compiler_types.h) */
 #define inline			inline __gnu_inline __maybe_unused notrace
 #define asm_inline		asm __inline
