@@ -310,7 +310,10 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	int64_t addend = 0;
 
 	reloc_target(c, p->in, r, &t);
-	if (t.sym && t.sym->include && si(t.sym)->out) {
+	if (is_no_target(&t)) {
+		to = NULL;
+		addend = r->addend;
+	} else if (t.sym && t.sym->include && si(t.sym)->out) {
 		to = si(t.sym)->out;
 		addend = t.addend;
 	} else if (t.sym) {
@@ -386,13 +389,16 @@ static void emit_func_record(struct emitter *em, struct section **funcs,
 			     const char *obj, struct symbol *sym)
 {
 	struct cdo *c = em->c;
-	uint64_t rec[4] = { 0 }, off;
+	unsigned char rec[32] = { 0 };
+	unsigned long sympos;
+	uint64_t off;
 
 	si(sym)->recorded = true;
 	if (!*funcs)
 		*funcs = elf_create_section(em->out, ".kpatch.funcs",
 					    SHT_PROGBITS, SHF_ALLOC, 32, 8, 0);
-	rec[3] = klp_func_sympos(c, sym->twin ? sym->twin : sym);
+	sympos = klp_func_sympos(c, sym->twin ? sym->twin : sym);
+	target_put(em->out->big_endian, rec + 24, 8, sympos);
 	off = elf_section_append(*funcs, rec, sizeof(rec), 8);
 	elf_add_reloc(em->out, *funcs, off, si(sym)->out, c->arch->r_abs64, 0);
 	/* the running kernel's name: foo.constprop.0, not .1 */
@@ -400,8 +406,7 @@ static void emit_func_record(struct emitter *em, struct section **funcs,
 	string_reloc(em, *funcs, off + 16, obj);
 	c->nr_changed++;
 	debugf("patched: %s (%s) sympos %lu", sym->name,
-	       si(sym)->inlined ? si(sym)->inlined : si(sym)->why,
-	       (unsigned long)rec[3]);
+	       si(sym)->inlined ? si(sym)->inlined : si(sym)->why, sympos);
 }
 
 /* struct kpatch_func_record { new_func, old_name, objname, sympos } */
@@ -438,10 +443,9 @@ static void emit_klp_records(struct emitter *em)
 	free(name);
 	for (i = 0; i < em->nklp; i++) {
 		unsigned char rec[12] = { 0 };
-		uint32_t pos = em->klp[i].sympos;
 		uint64_t off;
 
-		memcpy(rec + 8, &pos, 4);
+		target_put(em->out->big_endian, rec + 8, 4, em->klp[i].sympos);
 		off = elf_section_append(sec, rec, sizeof(rec), 1);
 		elf_add_reloc(em->out, sec, off, em->klp[i].sym,
 			      em->c->arch->r_abs64, 0);

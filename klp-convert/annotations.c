@@ -197,6 +197,10 @@ static struct reloc **table_entries(struct klpc *k, struct section *sec,
 	for (i = 0; i < n; i++) {
 		uint64_t o = e[i]->offset, gap = o - pos;
 
+		if (!e[i]->sym)
+			klpc_fail(k->path, sec->name,
+				  "relocation at 0x%lx has no symbol",
+				  (unsigned long)o);
 		if (e[i]->type != arch->r_abs64)
 			klpc_fail(k->path, sec->name,
 				  "relocation at 0x%lx is not a 64-bit absolute one (type %u)",
@@ -228,10 +232,10 @@ static void read_table(struct klpc *k, struct section *sec)
 	obj = known_obj(k, sec->name, sec->name + strlen(KLP_ANNOT_PREFIX));
 	e = table_entries(k, sec, &n);
 	for (i = 0; i < n; i++) {
-		uint32_t pos;
+		uint32_t pos = target_get(k->elf->big_endian,
+					  sec->data + e[i]->offset + 8, 4);
 		char what[64];
 
-		memcpy(&pos, sec->data + e[i]->offset + 8, sizeof(pos));
 		snprintf(what, sizeof(what), "record at 0x%lx",
 			 (unsigned long)e[i]->offset);
 		add_conv(k, what, e[i]->sym, obj, pos, true);

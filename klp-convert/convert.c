@@ -77,7 +77,7 @@ static void remove_annotations(struct klpc *k)
 		if (!is_rela_section(sec) || is_annotation(sec->base))
 			continue;
 		for_each_reloc_safe(sec, r, t) {
-			if (!r->sym->sec || !is_annotation(r->sym->sec))
+			if (!r->sym || !r->sym->sec || !is_annotation(r->sym->sec))
 				continue;
 			/* debug info describing the table: let it point nowhere */
 			if (!(sec->base->sh.sh_flags & SHF_ALLOC)) {
@@ -170,7 +170,7 @@ static void move_relocs(struct klpc *k, struct section *rela)
 	struct reloc *r, *tmp;
 
 	for_each_reloc_safe(rela, r, tmp) {
-		struct klp_conv *c = klpc_conv_of(k, r->sym);
+		struct klp_conv *c = r->sym ? klpc_conv_of(k, r->sym) : NULL;
 
 		if (!c)
 			continue;

@@ -77,6 +77,10 @@ static const char *reloc_string(struct klpc *k, struct section *sec,
 
 	if (!r)
 		return NULL;
+	if (!r->sym)
+		klpc_fail(k->path, sec->name,
+			  "entry at 0x%lx: string pointer without a symbol",
+			  (unsigned long)off);
 	ts = r->sym->sec;
 	if (!ts || !ts->data)
 		klpc_fail(k->path, sec->name,
