@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include "lib/elf.h"
 #include "arch/arch.h"
+#include "kmod/include/kpatch-formats.h"
 
 struct ksymtab;
 struct symvers;

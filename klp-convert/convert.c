@@ -31,7 +31,7 @@
 
 static bool is_annotation(const struct section *sec)
 {
-	return !strncmp(sec->name, KLP_ANNOT_PREFIX, strlen(KLP_ANNOT_PREFIX));
+	return !strncmp(sec->name, KLP_MODULE_RELOCS_PREFIX, strlen(KLP_MODULE_RELOCS_PREFIX));
 }
 
 static bool is_klp_rela(const struct section *sec)
@@ -132,7 +132,7 @@ static void check_late_target(struct klpc *k, const struct klp_conv *c,
 	};
 	unsigned int i;
 
-	if (!strcmp(c->obj->name, "vmlinux"))
+	if (!strcmp(c->obj->name, KLP_VMLINUX))
 		return;
 	if (!strncmp(base->name, ".init", 5) ||
 	    !strncmp(base->name, ".exit", 5))
