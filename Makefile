@@ -28,7 +28,8 @@ all: tools
 	@for t in $(TOOLS); do \
 		if [ -e $(B)/bin/$$t ]; then cp -f $(B)/bin/$$t $$t/$$t; fi; done
 
-tools: $(B)/bin/create-diff-object $(if $(KLPC_SRCS),$(B)/bin/klp-convert)
+tools: $(B)/bin/create-diff-object $(if $(KLPC_SRCS),$(B)/bin/klp-convert) \
+	$(B)/bin/elf-roundtrip
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -42,6 +43,11 @@ $(B)/bin/create-diff-object: $(call obj,$(CDO_SRCS)) $(B)/libkp.a
 	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/bin/klp-convert: $(call obj,$(KLPC_SRCS)) $(B)/libkp.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# test/elf: the model's read/write round trip
+$(B)/bin/elf-roundtrip: $(B)/test/elf/roundtrip.o $(B)/libkp.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -65,6 +71,6 @@ install: all
 clean:
 	rm -rf build $(foreach t,$(TOOLS),$(t)/$(t))
 
--include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(CDO_SRCS) $(KLPC_SRCS)))
+-include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(CDO_SRCS) $(KLPC_SRCS) test/elf/roundtrip.c))
 include kpatch-build/kpatch-build.mk
 -include integration/integration.mk

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include "lib/elf.h"
 #include "arch/arch.h"
+#include "kmod/include/kpatch-formats.h"
 
 struct ksymtab;
 struct symvers;
@@ -139,6 +140,17 @@ struct target {
 	int64_t off;			/* offset inside sym or sec */
 	int64_t addend;			/* addend relative to sym or sec start */
 };
+/* A relocation without a symbol (index 0) reaches nothing but its addend. */
+static inline bool is_no_target(const struct target *t)
+{
+	return !t->sym && !t->sec;
+}
+
+static inline const char *target_name(const struct target *t)
+{
+	return t->sym ? t->sym->name : t->sec ? t->sec->name : "(no symbol)";
+}
+
 void reloc_target(const struct cdo *c, const struct section *sec,
 		  const struct reloc *r, struct target *t);
 bool targets_equal(const struct cdo *c, const struct target *a,

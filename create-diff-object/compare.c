@@ -72,6 +72,10 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 
 	memset(t, 0, sizeof(*t));
 	t->addend = r->addend;
+	if (!s) {		/* no symbol: the addend is all there is */
+		t->off = r->addend;
+		return;
+	}
 	if (!s->sec) {
 		t->sym = s;
 		t->off = off;
@@ -224,6 +228,9 @@ static bool same_special_static(const struct cdo *c, const struct symbol *a,
 static bool same_target(const struct cdo *c, const struct target *a,
 			const struct target *b, int depth)
 {
+	if (is_no_target(a) || is_no_target(b))
+		return is_no_target(a) && is_no_target(b) &&
+		       a->addend == b->addend;
 	if (a->sym && b->sym) {
 		if (a->addend != b->addend)
 			return false;
@@ -278,8 +285,8 @@ static bool same_relocs(const struct cdo *c, const struct symbol *o,
 		    ro[i]->type != rp[i]->type || !same_target(c, &to, &tp, 0)) {
 			*diff = rp[i]->offset - p->offset;
 			debugf("compare: %s+0x%lx: %s%+ld -> %s%+ld", p->name, *diff,
-			       to.sym ? to.sym->name : to.sec->name, (long)to.addend,
-			       tp.sym ? tp.sym->name : tp.sec->name, (long)tp.addend);
+			       target_name(&to), (long)to.addend,
+			       target_name(&tp), (long)tp.addend);
 			return false;
 		}
 	}

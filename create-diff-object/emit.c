@@ -301,8 +301,9 @@ static void check_load_time_klp(struct emitter *em, struct section *in,
 {
 	struct cdo *c = em->c;
 
-	if (!sci(in)->special || strncmp(to->name, ".klp.sym.", 9) ||
-	    !strcmp(c->parent, "vmlinux"))
+	if (!sci(in)->special ||
+	    strncmp(to->name, KLP_SYM_PREFIX, strlen(KLP_SYM_PREFIX)) ||
+	    !strcmp(c->parent, KLP_VMLINUX))
 		return;
 	refuse(c, sym->name, "%s entry refers to it in module %s, which livepatch resolves only after the loader has read %s (use static_key_enabled() or a plain call)",
 	       in->name, c->parent, in->name);
@@ -316,7 +317,10 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	int64_t addend = 0;
 
 	reloc_target(c, p->in, r, &t);
-	if (t.sym && t.sym->include && si(t.sym)->out) {
+	if (is_no_target(&t)) {
+		to = NULL;
+		addend = r->addend;
+	} else if (t.sym && t.sym->include && si(t.sym)->out) {
 		to = si(t.sym)->out;
 		addend = t.addend;
 	} else if (t.sym) {
@@ -354,7 +358,7 @@ static void copy_relocs(struct emitter *em)
 static uint64_t add_string(struct emitter *em, const char *s)
 {
 	if (!em->strings)
-		em->strings = elf_create_section(em->out, ".kpatch.strings",
+		em->strings = elf_create_section(em->out, KPATCH_STRINGS_SECTION,
 						 SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
 	return elf_section_append(em->strings, s, strlen(s) + 1, 1);
 }
@@ -392,25 +396,31 @@ static void emit_func_record(struct emitter *em, struct section **funcs,
 			     const char *obj, struct symbol *sym)
 {
 	struct cdo *c = em->c;
-	uint64_t rec[4] = { 0 }, off;
+	unsigned char rec[KPATCH_FUNC_SIZE] = { 0 };
+	unsigned long sympos;
+	uint64_t off;
 
 	si(sym)->recorded = true;
 	if (!*funcs)
-		*funcs = elf_create_section(em->out, ".kpatch.funcs",
-					    SHT_PROGBITS, SHF_ALLOC, 32, 8, 0);
-	rec[3] = klp_func_sympos(c, sym->twin ? sym->twin : sym);
-	off = elf_section_append(*funcs, rec, sizeof(rec), 8);
-	elf_add_reloc(em->out, *funcs, off, si(sym)->out, c->arch->r_abs64, 0);
+		*funcs = elf_create_section(em->out, KPATCH_FUNCS_SECTION,
+					    SHT_PROGBITS, SHF_ALLOC,
+					    KPATCH_FUNC_SIZE, KPATCH_FUNC_ALIGN,
+					    0);
+	sympos = klp_func_sympos(c, sym->twin ? sym->twin : sym);
+	target_put(em->out->big_endian, rec + KPATCH_FUNC_SYMPOS, 8, sympos);
+	off = elf_section_append(*funcs, rec, sizeof(rec), KPATCH_FUNC_ALIGN);
+	elf_add_reloc(em->out, *funcs, off + KPATCH_FUNC_NEW_FUNC, si(sym)->out,
+		      c->arch->r_abs64, 0);
 	/* the running kernel's name: foo.constprop.0, not .1 */
-	string_reloc(em, *funcs, off + 8, sym->twin ? sym->twin->name : sym->name);
-	string_reloc(em, *funcs, off + 16, obj);
+	string_reloc(em, *funcs, off + KPATCH_FUNC_OLD_NAME,
+		     sym->twin ? sym->twin->name : sym->name);
+	string_reloc(em, *funcs, off + KPATCH_FUNC_OBJNAME, obj);
 	c->nr_changed++;
 	debugf("patched: %s (%s) sympos %lu", sym->name,
-	       si(sym)->inlined ? si(sym)->inlined : si(sym)->why,
-	       (unsigned long)rec[3]);
+	       si(sym)->inlined ? si(sym)->inlined : si(sym)->why, sympos);
 }
 
-/* struct kpatch_func_record { new_func, old_name, objname, sympos } */
+/* struct kpatch_func_record (kpatch-formats.h) */
 static void emit_func_records(struct emitter *em)
 {
 	struct section *funcs = NULL;
@@ -430,7 +440,7 @@ static void emit_func_records(struct emitter *em)
 	free(obj);
 }
 
-/* struct klp_module_reloc { void *sym; u32 sympos; } __packed */
+/* struct klp_module_reloc (kpatch-formats.h) */
 static void emit_klp_records(struct emitter *em)
 {
 	char *obj = klp_objname(em->c), *name;
@@ -439,17 +449,18 @@ static void emit_klp_records(struct emitter *em)
 
 	if (!em->nklp)
 		goto out;
-	name = xasprintf(".klp.module_relocs.%s", obj);
+	name = xasprintf(KLP_MODULE_RELOCS_PREFIX "%s", obj);
 	sec = elf_create_section(em->out, name, SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
 	free(name);
 	for (i = 0; i < em->nklp; i++) {
-		unsigned char rec[12] = { 0 };
-		uint32_t pos = em->klp[i].sympos;
+		unsigned char rec[KLP_MODULE_RELOC_SIZE] = { 0 };
 		uint64_t off;
 
-		memcpy(rec + 8, &pos, 4);
+		target_put(em->out->big_endian, rec + KLP_MODULE_RELOC_SYMPOS, 4,
+			   em->klp[i].sympos);
 		off = elf_section_append(sec, rec, sizeof(rec), 1);
-		elf_add_reloc(em->out, sec, off, em->klp[i].sym,
+		elf_add_reloc(em->out, sec, off + KLP_MODULE_RELOC_SYM,
+			      em->klp[i].sym,
 			      em->c->arch->r_abs64, 0);
 	}
 out:
@@ -465,11 +476,14 @@ static void fill_callbacks(struct emitter *em)
 	for_each_sec(em->out, sec) {
 		uint64_t off;
 
-		if (strncmp(sec->name, ".kpatch.callbacks.", 18))
+		if (strncmp(sec->name, KPATCH_CALLBACKS_PREFIX,
+			    strlen(KPATCH_CALLBACKS_PREFIX)))
 			continue;
-		for (off = 0; off + 16 <= sec->size; off += 16)
-			if (!find_reloc_at(sec, off + 8))
-				string_reloc(em, sec, off + 8, obj);
+		for (off = 0; off + KPATCH_CALLBACK_SIZE <= sec->size;
+		     off += KPATCH_CALLBACK_SIZE)
+			if (!find_reloc_at(sec, off + KPATCH_CALLBACK_OBJNAME))
+				string_reloc(em, sec,
+					     off + KPATCH_CALLBACK_OBJNAME, obj);
 	}
 	free(obj);
 }

@@ -286,7 +286,8 @@ void include(struct cdo *c)
 	}
 	/* callbacks and the like from kpatch-macros.h come along whole */
 	for_each_sec(c->patched, sec)
-		if (!strncmp(sec->name, ".kpatch.callbacks.", 18))
+		if (!strncmp(sec->name, KPATCH_CALLBACKS_PREFIX,
+			     strlen(KPATCH_CALLBACKS_PREFIX)))
 			include_section(sec);
 	include_drain(c);
 }

@@ -60,32 +60,23 @@ static bool is_dwarf_section(const struct section *sec)
 	return false;
 }
 
-static uint64_t le(const unsigned char *p, unsigned int n)
-{
-	uint64_t v = 0;
-
-	while (n--)
-		v = v << 8 | p[n];
-	return v;
-}
-
 /*
  * libdwarf 20210528 frees twice on some damaged .debug_rnglists table
  * headers, which it reads as soon as a CU is opened: check them first,
  * relocated (a relocation may land in a header): 32-bit DWARF 5, 8-byte
  * addresses, offsets array inside its table, tables tiling the section.
  */
-static bool rnglists_sane(const unsigned char *d, uint64_t size)
+static bool rnglists_sane(bool be, const unsigned char *d, uint64_t size)
 {
 	uint64_t off = 0, len;
 
 	while (off < size) {
 		if (size - off < 12)
 			return false;
-		len = le(d + off, 4);
+		len = target_get(be, d + off, 4);
 		if (len < 8 || len > size - off - 4 ||
-		    le(d + off + 4, 2) != 5 || d[off + 6] != 8 || d[off + 7] ||
-		    le(d + off + 8, 4) > (len - 8) / 4)
+		    target_get(be, d + off + 4, 2) != 5 || d[off + 6] != 8 ||
+		    d[off + 7] || target_get(be, d + off + 8, 4) > (len - 8) / 4)
 			return false;
 		off += 4 + len;
 	}
@@ -112,7 +103,7 @@ static void apply_relocs(const struct dwarf_model *m, const struct section *sec,
 	if (!sec->rela)
 		return;
 	for_each_reloc(sec->rela, r) {
-		unsigned int i, size = arch->reloc_size(r->type);
+		unsigned int size = arch->reloc_size(r->type);
 		uint64_t v = (uint64_t)r->addend;
 
 		if ((size != 4 && size != 8) || arch->reloc_is_pcrel(r->type) ||
@@ -120,8 +111,7 @@ static void apply_relocs(const struct dwarf_model *m, const struct section *sec,
 			continue;
 		if (r->sym && r->sym->sec)
 			v += inline_addr(r->sym->sec, r->sym->offset);
-		for (i = 0; i < size; i++)
-			buf[r->offset + i] = (unsigned char)(v >> (8 * i));
+		target_put(m->elf->big_endian, buf + r->offset, size, v);
 	}
 }
 
@@ -176,7 +166,8 @@ static int load_section(void *obj, Dwarf_Half idx, Dwarf_Small **data,
 
 static Dwarf_Endianness byte_order(void *obj)
 {
-	return DW_OBJECT_LSB;	/* the model reads little-endian only */
+	return ((struct dwarf_model *)obj)->elf->big_endian ? DW_OBJECT_MSB :
+							       DW_OBJECT_LSB;
 }
 
 static Dwarf_Small length_size(void *obj)
@@ -186,7 +177,7 @@ static Dwarf_Small length_size(void *obj)
 
 static Dwarf_Small pointer_size(void *obj)
 {
-	return 8;		/* and ELFCLASS64 only */
+	return 8;		/* the model is ELFCLASS64 only */
 }
 
 static Dwarf_Unsigned section_count(void *obj)
@@ -251,7 +242,7 @@ struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
 	rng = find_section_by_name(elf, ".debug_rnglists");
 	buf = is_dwarf_section(rng) && rng->data && rng->size ?
 	      relocated(m, rng) : NULL;
-	if (buf && !rnglists_sane(buf, rng->size)) {
+	if (buf && !rnglists_sane(elf->big_endian, buf, rng->size)) {
 		debugf("inline: %s: damaged, debug info not read", rng->name);
 		goto fail;
 	}

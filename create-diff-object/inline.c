@@ -61,8 +61,7 @@ static long first_reloc_diff(const struct cdo *c, const struct symbol *o,
 
 static int64_t disp(const unsigned char *c, unsigned int size)
 {
-	return size == 1 ? (int8_t)c[0] :
-	       (int32_t)(c[0] | c[1] << 8 | c[2] << 16 | (uint32_t)c[3] << 24);
+	return size == 1 ? (int8_t)c[0] : (int32_t)target_get(false, c, 4);
 }
 
 /*

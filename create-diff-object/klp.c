@@ -210,8 +210,7 @@ char *klp_objname(struct cdo *c)
 	char *s = xstrdup(c->parent), *p;
 
 	for (p = s; *p; p++)
-		if (*p == '-')
-			*p = '_';
+		*p = klp_objname_char(*p);
 	return s;
 }
 
@@ -258,7 +257,7 @@ const char *klp_external_name(struct cdo *c, struct symbol *sym,
 	*sympos = pos;
 	obj = klp_objname(c);
 	free(buf);
-	buf = xasprintf(".klp.sym.%s.%s,%ld", obj, sym->name, pos);
+	buf = xasprintf(KLP_SYM_PREFIX "%s.%s,%ld", obj, sym->name, pos);
 	free(obj);
 	return buf;
 }

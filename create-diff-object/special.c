@@ -65,7 +65,8 @@ static bool size_fits(struct section *sec, unsigned int owner_off,
 		if (!strict)
 			continue;
 		/* an entry describes a place in code: its owner points there */
-		if (code_owner && (!r->sym->sec || !is_text_section(r->sym->sec)))
+		if (code_owner && (!r->sym || !r->sym->sec ||
+				   !is_text_section(r->sym->sec)))
 			return false;
 		entry_pattern(sec, off, size, &key);
 		if (off && key != first)

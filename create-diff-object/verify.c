@@ -39,9 +39,9 @@ static void refuse_func(struct cdo *c, struct symbol *sym, const char *why)
 
 static bool is_directive_section(const struct section *sec)
 {
-	return !strcmp(sec->name, ".kpatch.ignore.functions") ||
-	       !strcmp(sec->name, ".kpatch.ignore.sections") ||
-	       !strcmp(sec->name, ".kpatch.force");
+	return !strcmp(sec->name, KPATCH_IGNORE_FUNCTIONS_SECTION) ||
+	       !strcmp(sec->name, KPATCH_IGNORE_SECTIONS_SECTION) ||
+	       !strcmp(sec->name, KPATCH_FORCE_SECTION);
 }
 
 /* Read KPATCH_IGNORE_FUNCTION / _SECTION / KPATCH_FORCE_UNSAFE. */
@@ -57,7 +57,7 @@ void read_directives(struct cdo *c)
 			struct target t;
 
 			reloc_target(c, sec, r, &t);
-			if (!strcmp(sec->name, ".kpatch.ignore.sections")) {
+			if (!strcmp(sec->name, KPATCH_IGNORE_SECTIONS_SECTION)) {
 				struct section *ign = NULL;
 
 				if (t.sec && is_string_section(t.sec) && t.off >= 0 &&
@@ -71,7 +71,7 @@ void read_directives(struct cdo *c)
 			}
 			if (!t.sym || !is_func(t.sym))
 				continue;
-			if (!strcmp(sec->name, ".kpatch.force"))
+			if (!strcmp(sec->name, KPATCH_FORCE_SECTION))
 				si(t.sym)->forced = true;
 			else
 				si(t.sym)->ignored = true;

@@ -197,24 +197,28 @@ static struct reloc **table_entries(struct klpc *k, struct section *sec,
 	for (i = 0; i < n; i++) {
 		uint64_t o = e[i]->offset, gap = o - pos;
 
+		if (!e[i]->sym)
+			klpc_fail(k->path, sec->name,
+				  "relocation at 0x%lx has no symbol",
+				  (unsigned long)o);
 		if (e[i]->type != arch->r_abs64)
 			klpc_fail(k->path, sec->name,
 				  "relocation at 0x%lx is not a 64-bit absolute one (type %u)",
 				  (unsigned long)o, e[i]->type);
-		if (o < pos || o + KLP_ANNOT_SIZE > sec->size)
+		if (o < pos || o + KLP_MODULE_RELOC_SIZE > sec->size)
 			klpc_fail(k->path, sec->name,
 				  "relocation at 0x%lx is not on the sym field of a whole %d-byte record",
-				  (unsigned long)o, KLP_ANNOT_SIZE);
+				  (unsigned long)o, KLP_MODULE_RELOC_SIZE);
 		if (gap && (gap >= 8 || o % 8))
-			holes += (gap + KLP_ANNOT_SIZE - 1) / KLP_ANNOT_SIZE;
-		pos = o + KLP_ANNOT_SIZE;
+			holes += (gap + KLP_MODULE_RELOC_SIZE - 1) / KLP_MODULE_RELOC_SIZE;
+		pos = o + KLP_MODULE_RELOC_SIZE;
 	}
 	if (pos < sec->size)
-		holes += (sec->size - pos + KLP_ANNOT_SIZE - 1) / KLP_ANNOT_SIZE;
+		holes += (sec->size - pos + KLP_MODULE_RELOC_SIZE - 1) / KLP_MODULE_RELOC_SIZE;
 	if (holes)
 		klpc_fail(k->path, sec->name,
 			  "entry count mismatch: %zu bytes hold %zu records of %d bytes but there are %zu relocations",
-			  sec->size, n + holes, KLP_ANNOT_SIZE, n);
+			  sec->size, n + holes, KLP_MODULE_RELOC_SIZE, n);
 	*count = n;
 	return e;
 }
@@ -225,13 +229,14 @@ static void read_table(struct klpc *k, struct section *sec)
 	struct reloc **e;
 	size_t n, i;
 
-	obj = known_obj(k, sec->name, sec->name + strlen(KLP_ANNOT_PREFIX));
+	obj = known_obj(k, sec->name, sec->name + strlen(KLP_MODULE_RELOCS_PREFIX));
 	e = table_entries(k, sec, &n);
 	for (i = 0; i < n; i++) {
-		uint32_t pos;
+		uint32_t pos = target_get(k->elf->big_endian,
+					  sec->data + e[i]->offset +
+					  KLP_MODULE_RELOC_SYMPOS, 4);
 		char what[64];
 
-		memcpy(&pos, sec->data + e[i]->offset + 8, sizeof(pos));
 		snprintf(what, sizeof(what), "record at 0x%lx",
 			 (unsigned long)e[i]->offset);
 		add_conv(k, what, e[i]->sym, obj, pos, true);
@@ -252,8 +257,8 @@ void klpc_read_annotations(struct klpc *k)
 	struct symbol *sym;
 
 	for_each_sec(k->elf, sec)
-		if (!strncmp(sec->name, KLP_ANNOT_PREFIX,
-			     strlen(KLP_ANNOT_PREFIX)))
+		if (!strncmp(sec->name, KLP_MODULE_RELOCS_PREFIX,
+			     strlen(KLP_MODULE_RELOCS_PREFIX)))
 			read_table(k, sec);
 	/* the differ's names carry object and sympos even without a record */
 	for_each_sym(k->elf, sym) {

@@ -31,7 +31,7 @@
 
 static bool is_annotation(const struct section *sec)
 {
-	return !strncmp(sec->name, KLP_ANNOT_PREFIX, strlen(KLP_ANNOT_PREFIX));
+	return !strncmp(sec->name, KLP_MODULE_RELOCS_PREFIX, strlen(KLP_MODULE_RELOCS_PREFIX));
 }
 
 static bool is_klp_rela(const struct section *sec)
@@ -77,7 +77,7 @@ static void remove_annotations(struct klpc *k)
 		if (!is_rela_section(sec) || is_annotation(sec->base))
 			continue;
 		for_each_reloc_safe(sec, r, t) {
-			if (!r->sym->sec || !is_annotation(r->sym->sec))
+			if (!r->sym || !r->sym->sec || !is_annotation(r->sym->sec))
 				continue;
 			/* debug info describing the table: let it point nowhere */
 			if (!(sec->base->sh.sh_flags & SHF_ALLOC)) {
@@ -132,7 +132,7 @@ static void check_late_target(struct klpc *k, const struct klp_conv *c,
 	};
 	unsigned int i;
 
-	if (!strcmp(c->obj->name, "vmlinux"))
+	if (!strcmp(c->obj->name, KLP_VMLINUX))
 		return;
 	if (!strncmp(base->name, ".init", 5) ||
 	    !strncmp(base->name, ".exit", 5))
@@ -170,7 +170,7 @@ static void move_relocs(struct klpc *k, struct section *rela)
 	struct reloc *r, *tmp;
 
 	for_each_reloc_safe(rela, r, tmp) {
-		struct klp_conv *c = klpc_conv_of(k, r->sym);
+		struct klp_conv *c = r->sym ? klpc_conv_of(k, r->sym) : NULL;
 
 		if (!c)
 			continue;

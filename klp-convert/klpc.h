@@ -11,17 +11,7 @@
 #include <stdint.h>
 #include "lib/elf.h"
 #include "lib/hash.h"
-
-/* Limits of the 6.1 loader: sscanf(".klp.sym.%55[^.].%511[^,],%lu"). */
-#define KLP_OBJNAME_MAX		55	/* MODULE_NAME_LEN - 1 */
-#define KLP_SYMNAME_MAX		511	/* KSYM_NAME_LEN - 1 */
-
-#define KLP_RELA_PREFIX		".klp.rela."
-#define KLP_SYM_PREFIX		".klp.sym."
-#define KLP_ANNOT_PREFIX	".klp.module_relocs."
-#define KLP_ANNOT_SIZE		12	/* struct klp_module_reloc, packed */
-#define KPATCH_FUNC_SIZE	32	/* struct kpatch_func_record */
-#define KPATCH_CB_SIZE		16	/* struct kpatch_callback_entry */
+#include "kmod/include/kpatch-formats.h"
 
 /* One object of the running kernel the patch targets. */
 struct klp_obj {

@@ -54,15 +54,14 @@ char *klpc_obj_name(struct klpc *k, const char *what, const char *raw)
 			  raw, len, KLP_OBJNAME_MAX);
 	name = xstrdup(raw);
 	for (i = 0; i < len; i++) {
-		char c = name[i];
+		char c = klp_objname_char(name[i]);
 
-		if (c == '-')
-			name[i] = '_';
-		else if (!(c == '_' || (c >= '0' && c <= '9') ||
+		name[i] = c;
+		if (!(c == '_' || (c >= '0' && c <= '9') ||
 			   (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
 			klpc_fail(k->path, what,
 				  "object name '%s' is not a module name (character '%c')",
-				  raw, c);
+				  raw, raw[i]);
 	}
 	return name;
 }
@@ -77,6 +76,10 @@ static const char *reloc_string(struct klpc *k, struct section *sec,
 
 	if (!r)
 		return NULL;
+	if (!r->sym)
+		klpc_fail(k->path, sec->name,
+			  "entry at 0x%lx: string pointer without a symbol",
+			  (unsigned long)off);
 	ts = r->sym->sec;
 	if (!ts || !ts->data)
 		klpc_fail(k->path, sec->name,
@@ -114,22 +117,17 @@ static void objects_from(struct klpc *k, struct section *sec,
 
 void klpc_collect_objects(struct klpc *k)
 {
-	static const char *const cbs[] = {
-		".kpatch.callbacks.pre_patch", ".kpatch.callbacks.post_patch",
-		".kpatch.callbacks.pre_unpatch", ".kpatch.callbacks.post_unpatch",
-	};
 	struct section *sec;
-	unsigned int i;
 
-	klpc_obj(k, "vmlinux", true)->known = true;
-	sec = find_section_by_name(k->elf, ".kpatch.funcs");
+	klpc_obj(k, KLP_VMLINUX, true)->known = true;
+	sec = find_section_by_name(k->elf, KPATCH_FUNCS_SECTION);
 	if (sec)
-		objects_from(k, sec, KPATCH_FUNC_SIZE, 16);
-	for (i = 0; i < ARRAY_SIZE(cbs); i++) {
-		sec = find_section_by_name(k->elf, cbs[i]);
-		if (sec)
-			objects_from(k, sec, KPATCH_CB_SIZE, 8);
-	}
+		objects_from(k, sec, KPATCH_FUNC_SIZE, KPATCH_FUNC_OBJNAME);
+	for_each_sec(k->elf, sec)
+		if (!strncmp(sec->name, KPATCH_CALLBACKS_PREFIX,
+			     strlen(KPATCH_CALLBACKS_PREFIX)))
+			objects_from(k, sec, KPATCH_CALLBACK_SIZE,
+				     KPATCH_CALLBACK_OBJNAME);
 }
 
 void klpc_free(struct klpc *k)

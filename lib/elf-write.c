@@ -2,8 +2,9 @@
 /*
  * Writing the model as a new object. Section and symbol indices are
  * assigned afresh (locals first, as the ELF spec demands), the symbol,
- * string and relocation tables are regenerated from the model, and libelf
- * lays out the file. The output goes to a temporary name that is renamed
+ * string and relocation tables are regenerated from the model (in host
+ * order; libelf translates them to the object's byte order, kept in the ELF
+ * header's EI_DATA), and libelf lays out the file. The output goes to a temporary name that is renamed
  * over the target only once it is complete, so a failure never leaves a
  * half-written object behind.
  */
@@ -161,13 +162,13 @@ static void build_rela(struct elf *elf, struct section *rela)
 	tab = xcalloc(n, sizeof(*tab));
 	n = 0;
 	for_each_reloc(rela, r) {
-		if (!keep_symbol(r->sym) || !r->sym->index)
+		if (r->sym && (!keep_symbol(r->sym) || !r->sym->index))
 			die(EXIT_BADINPUT,
 			    "%s: %s+0x%lx: relocation against removed symbol %s",
 			    elf->path, rela->base->name,
 			    (unsigned long)r->offset, r->sym->name);
 		tab[n].r_offset = r->offset;
-		tab[n].r_info = GELF_R_INFO(r->sym->index, r->type);
+		tab[n].r_info = GELF_R_INFO(r->sym ? r->sym->index : 0, r->type);
 		tab[n].r_addend = r->addend;
 		n++;
 	}
@@ -214,6 +215,16 @@ static void build_tables(struct elf *elf)
 	}
 }
 
+/* What libelf translates: the tables; contents are written as they are. */
+static Elf_Type data_type(const struct elf *elf, const struct section *sec)
+{
+	if (sec == elf->symtab)
+		return ELF_T_SYM;
+	if (is_rela_section(sec))
+		return ELF_T_RELA;
+	return ELF_T_BYTE;
+}
+
 static void write_sections(struct elf *elf, Elf *e)
 {
 	struct section *sec;
@@ -230,13 +241,12 @@ static void write_sections(struct elf *elf, Elf *e)
 			goto err;
 		d->d_buf = sec->data;
 		d->d_size = sec->size;
-		d->d_type = ELF_T_BYTE;
+		d->d_type = data_type(elf, sec);
 		d->d_align = sec->sh.sh_addralign ? sec->sh.sh_addralign : 1;
 		d->d_version = EV_CURRENT;
 		sh = sec->sh;
 		sh.sh_size = sec->size;
 		sh.sh_offset = 0;
-		sh.sh_addr = 0;
 		if (!gelf_update_shdr(scn, &sh))
 			goto err;
 	}

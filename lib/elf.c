@@ -67,8 +67,9 @@ static void read_ehdr(struct elf *elf, Elf *e)
 		bad(elf, "truncated ELF header");
 	if (id[EI_CLASS] != ELFCLASS64)
 		bad(elf, "not a 64-bit ELF object (wrong machine?)");
-	if (id[EI_DATA] != ELFDATA2LSB)
-		bad(elf, "big-endian objects are not supported");
+	if (id[EI_DATA] != ELFDATA2LSB && id[EI_DATA] != ELFDATA2MSB)
+		bad(elf, "unknown byte order %u", (unsigned int)id[EI_DATA]);
+	elf->big_endian = id[EI_DATA] == ELFDATA2MSB;
 	if (!gelf_getehdr(e, &elf->ehdr))
 		bad(elf, "bad ELF header: %s", elf_errmsg(-1));
 	if (elf->ehdr.e_type != ET_REL)
@@ -83,6 +84,9 @@ static void read_section_data(struct elf *elf, Elf_Scn *scn,
 
 	sec->size = sec->sh.sh_size;
 	if (sec->sh.sh_type == SHT_NOBITS || !sec->size)
+		return;
+	/* the tables are read translated, by read_symbols and read_relocs */
+	if (sec->sh.sh_type == SHT_SYMTAB || sec->sh.sh_type == SHT_RELA)
 		return;
 	d = elf_rawdata(scn, NULL);
 	if (!d || d->d_size != sec->sh.sh_size || !d->d_buf)
@@ -229,7 +233,8 @@ static void read_symbols(struct elf *elf, Elf *e)
 	Elf_Data *xd = find_xindex(elf, e);
 	size_t n, i;
 
-	if (st->sh.sh_entsize != sizeof(Elf64_Sym) || !d)
+	if (st->sh.sh_entsize != sizeof(Elf64_Sym) || !d ||
+	    d->d_size != st->sh.sh_size || d->d_type != ELF_T_SYM)
 		bad(elf, "bad symbol table");
 	n = d->d_size / sizeof(Elf64_Sym);
 	if (st->sh.sh_info > n)
@@ -283,34 +288,40 @@ static struct reloc *add_reloc_to(struct section *rela, uint64_t offset,
 	return r;
 }
 
-static void read_relocs(struct elf *elf, struct section *rela)
+static void read_relocs(struct elf *elf, Elf *e, struct section *rela)
 {
+	Elf_Data *d;
 	size_t n, i;
 
 	if (rela->sh.sh_entsize != sizeof(Elf64_Rela) ||
 	    rela->size % sizeof(Elf64_Rela))
 		bad(elf, "section %s: bad relocation entry size", rela->name);
 	n = rela->size / sizeof(Elf64_Rela);
+	if (!n)
+		return;
+	d = elf_getdata(elf_getscn(e, rela->index), NULL);
+	if (!d || d->d_size != rela->size || d->d_type != ELF_T_RELA)
+		bad(elf, "section %s: truncated or unreadable relocations",
+		    rela->name);
 	for (i = 0; i < n; i++) {
-		Elf64_Rela r;
+		GElf_Rela r;
 		unsigned int symi;
-		struct reloc *reloc;
 
-		memcpy(&r, rela->data + i * sizeof(r), sizeof(r));
+		if (!gelf_getrela(d, i, &r))
+			bad(elf, "section %s: relocation %zu unreadable",
+			    rela->name, i);
 		symi = GELF_R_SYM(r.r_info);
-		if (!symi || symi >= elf->nr_sym_index)
+		if (symi >= elf->nr_sym_index)
 			bad(elf, "section %s: relocation %zu: bad symbol index %u",
 			    rela->name, i, symi);
 		if (rela->base->sh.sh_type != SHT_NOBITS &&
 		    r.r_offset >= rela->base->size)
 			bad(elf, "section %s: relocation %zu: offset 0x%lx past section end",
 			    rela->name, i, (unsigned long)r.r_offset);
-		reloc = add_reloc_to(rela, r.r_offset, elf->sym_by_index[symi],
-				     GELF_R_TYPE(r.r_info), r.r_addend);
-		(void)reloc;
+		add_reloc_to(rela, r.r_offset,
+			     symi ? elf->sym_by_index[symi] : NULL,
+			     GELF_R_TYPE(r.r_info), r.r_addend);
 	}
-	free(rela->data);
-	rela->data = NULL;
 }
 
 static struct elf *alloc_elf(const char *path)
@@ -332,6 +343,7 @@ struct elf *elf_new(const struct elf *like, const char *path)
 	struct elf *elf = alloc_elf(path);
 
 	elf->ehdr = like->ehdr;
+	elf->big_endian = like->big_endian;
 	return elf;
 }
 
@@ -355,7 +367,7 @@ struct elf *elf_open(const char *path)
 	read_symbols(elf, e);
 	for_each_sec(elf, sec)
 		if (is_rela_section(sec))
-			read_relocs(elf, sec);
+			read_relocs(elf, e, sec);
 	elf_end(e);
 	close(fd);
 	return elf;

@@ -5,10 +5,16 @@
  * tables (by name, by index, by section+offset), mutated in memory and
  * written back as a new, valid object.
  *
- * Only 64-bit little-endian ET_REL objects with RELA relocations are
- * modelled: that covers x86_64, aarch64 and ppc64le kernel objects and
- * modules. Section groups are dropped on read (they only matter for
- * deduplication in a final link, which patch objects never need).
+ * ELFCLASS64 ET_REL objects with RELA relocations, of either byte order,
+ * are modelled: x86_64, ppc64le, s390x and aarch64 kernel objects and
+ * modules. The symbol and relocation tables are read and written through
+ * libelf's translation (gelf, ELF_T_SYM / ELF_T_RELA), so the model holds
+ * them in host order; section contents stay in file order, and whoever
+ * interprets data bytes reads them with target_get() (target-order.h) and
+ * elf->big_endian. A relocation without a symbol (index 0: R_PPC64_ENTRY,
+ * R_*_NONE) is kept with sym == NULL and written back as index 0. Section
+ * groups are dropped on read (they only matter for deduplication in a final
+ * link, which patch objects never need).
  *
  * The model owns all of its memory: names and section contents are copied
  * on read, so the file is closed once elf_open() returns.
@@ -21,6 +27,7 @@
 #include <stdint.h>
 #include "hash.h"
 #include "list.h"
+#include "target-order.h"
 
 #ifndef SHN_LIVEPATCH
 #define SHN_LIVEPATCH		0xff20
@@ -91,7 +98,7 @@ struct reloc {
 	struct list_head list;		/* rela->relocs */
 	struct hnode off_hash;		/* elf->reloc_off_hash */
 	struct section *rela;
-	struct symbol *sym;
+	struct symbol *sym;		/* NULL: symbol index 0 */
 	uint64_t offset;
 	int64_t addend;
 	unsigned int type;
@@ -101,6 +108,7 @@ struct reloc {
 struct elf {
 	char *path;
 	GElf_Ehdr ehdr;
+	bool big_endian;		/* ELFDATA2MSB: data bytes are big-endian */
 	struct list_head sections;
 	struct list_head symbols;
 	struct htable sec_name_hash;

@@ -50,6 +50,8 @@ for a in aarch64; do
 	suite "cdo-$a" test/cdo/run-tests.sh -a "$a" "$ASAN_CDO"
 	suite "corpus-$a" test/corpus/run.sh "$ASAN_CDO" "$a"
 done
+# the ELF model reads and writes back big-endian and ppc64le objects intact
+suite elf-roundtrip test/elf/run.sh "$top/build/asan/bin/elf-roundtrip"
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh

@@ -131,7 +131,7 @@ static long x86_ftrace_call_offset(const struct symbol *func)
 	if (at + 5 > func->offset + func->size)
 		return -1;
 	r = find_reloc_at(sec, at + 1);
-	if (!r || strcmp(r->sym->name, "__fentry__"))
+	if (!r || !r->sym || strcmp(r->sym->name, "__fentry__"))
 		return -1;
 	return (long)(at - func->offset);
 }
@@ -158,10 +158,9 @@ static size_t mov_imm32_end(const unsigned char *a, const unsigned char *b,
 static bool small_imm_pair(const unsigned char *a, const unsigned char *b,
 			   size_t start)
 {
-	uint32_t va, vb;
+	uint32_t va = target_get(false, a + start, 4);
+	uint32_t vb = target_get(false, b + start, 4);
 
-	memcpy(&va, a + start, 4);
-	memcpy(&vb, b + start, 4);
 	/* line numbers are small; addresses and masks are not */
 	return va != vb && va <= 0x100000 && vb <= 0x100000;
 }

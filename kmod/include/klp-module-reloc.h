@@ -20,20 +20,14 @@
  * (".klp.rela.<obj>.<section>", against ".klp.sym.<obj>.<name>,<sympos>")
  * and deletes the table: it never reaches the running kernel.
  *
- * The layout is fixed (12 bytes a record, packed): create-diff-object emits
- * the same records for the symbols it finds, so klp-convert has one input.
+ * The layout is fixed (struct klp_module_reloc in kpatch-formats.h, 12 bytes
+ * a record, packed): create-diff-object emits the same records for the
+ * symbols it finds, so klp-convert has one input.
  */
 #ifndef _KPATCH_KLP_MODULE_RELOC_H
 #define _KPATCH_KLP_MODULE_RELOC_H
 
-#define KLP_RELA_PREFIX		".klp.rela."
-#define KLP_SYM_PREFIX		".klp.sym."
-#define KLP_MODULE_RELOCS_PREFIX ".klp.module_relocs."
-
-struct klp_module_reloc {
-	void *sym;
-	unsigned int sympos;
-} __attribute__((packed));
+#include "kpatch-formats.h"
 
 /*
  * Expands to a struct type placed in the annotation section of @obj, so that

@@ -24,6 +24,7 @@
 #include <linux/livepatch.h>
 #include <linux/printk.h>
 #include <linux/static_call.h>
+#include "kpatch-formats.h"
 
 typedef struct klp_object patch_object;
 
@@ -34,19 +35,16 @@ typedef void (*kpatch_pre_unpatch_call_t)(patch_object *obj);
 typedef void (*kpatch_post_unpatch_call_t)(patch_object *obj);
 
 /*
- * One 16-byte entry: the function and the name of the object it belongs to.
- * The differ fills objname (vmlinux or the module) when it carries the entry
- * into the patch; a patch source leaves it NULL.
+ * One struct kpatch_callback_entry (kpatch-formats.h): the function and the
+ * name of the object it belongs to. The differ fills objname (vmlinux or the
+ * module) when it carries the entry into the patch; a patch source leaves it
+ * NULL.
  */
-struct kpatch_callback_entry {
-	void *fn;
-	const char *objname;
-};
 
 #define __KPATCH_CALLBACK(kind, type, _fn)				\
 	static struct kpatch_callback_entry				\
 	__kpatch_cb_##kind##_##_fn __used				\
-	__section(".kpatch.callbacks." #kind) = {			\
+	__section(KPATCH_CALLBACKS_PREFIX #kind) = {			\
 		/* a type error here: _fn has the wrong signature */	\
 		.fn = (void *)__builtin_choose_expr(			\
 			__builtin_types_compatible_p(typeof(&_fn), type), \
@@ -66,17 +64,17 @@ struct kpatch_callback_entry {
 /* An 8-byte pointer to the function whose changes are ignored. */
 #define KPATCH_IGNORE_FUNCTION(_fn)					\
 	static void *__kpatch_ignore_func_##_fn __used			\
-	__section(".kpatch.ignore.functions") = (void *)&(_fn)
+	__section(KPATCH_IGNORE_FUNCTIONS_SECTION) = (void *)&(_fn)
 
 /* An 8-byte pointer to the name of the section whose changes are ignored. */
 #define KPATCH_IGNORE_SECTION(_name)					\
 	static const char *__PASTE(__kpatch_ignore_sec_, __LINE__) __used \
-	__section(".kpatch.ignore.sections") = (_name)
+	__section(KPATCH_IGNORE_SECTIONS_SECTION) = (_name)
 
 /* An 8-byte pointer to a function patched despite a refusal (warning). */
 #define KPATCH_FORCE_UNSAFE(_fn)					\
 	static void *__kpatch_force_func_##_fn __used			\
-	__section(".kpatch.force") = (void *)&(_fn)
+	__section(KPATCH_FORCE_SECTION) = (void *)&(_fn)
 
 /*
  * printk() is __cold, and gcc lets the cold path it sits on pull the

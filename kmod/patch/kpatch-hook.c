@@ -18,24 +18,11 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include "kpatch-formats.h"	/* the records, checked against the tools' offsets */
 
 #ifndef KPATCH_REPLACE
 #define KPATCH_REPLACE 1
 #endif
-
-/* The differ's 32-byte record. */
-struct kpatch_func_record {
-	void *new_func;
-	const char *old_name;
-	const char *objname;
-	unsigned long sympos;
-};
-
-/* The 16-byte callback entry of kpatch-macros.h. */
-struct kpatch_callback_entry {
-	void *fn;
-	const char *objname;
-};
 
 /* Bounds from kpatch.lds. */
 extern struct kpatch_func_record __kpatch_funcs[], __kpatch_funcs_end[];
@@ -51,11 +38,11 @@ extern struct kpatch_callback_entry __kpatch_cb_pre_patch[],
  */
 #define KPATCH_TABLE_ANCHOR(sec, id)					\
 	static char __kpatch_anchor_##id[0] __used __aligned(8) __section(sec)
-KPATCH_TABLE_ANCHOR(".kpatch.funcs", funcs);
-KPATCH_TABLE_ANCHOR(".kpatch.callbacks.pre_patch", pre_patch);
-KPATCH_TABLE_ANCHOR(".kpatch.callbacks.post_patch", post_patch);
-KPATCH_TABLE_ANCHOR(".kpatch.callbacks.pre_unpatch", pre_unpatch);
-KPATCH_TABLE_ANCHOR(".kpatch.callbacks.post_unpatch", post_unpatch);
+KPATCH_TABLE_ANCHOR(KPATCH_FUNCS_SECTION, funcs);
+KPATCH_TABLE_ANCHOR(KPATCH_CALLBACKS_PREFIX "pre_patch", pre_patch);
+KPATCH_TABLE_ANCHOR(KPATCH_CALLBACKS_PREFIX "post_patch", post_patch);
+KPATCH_TABLE_ANCHOR(KPATCH_CALLBACKS_PREFIX "pre_unpatch", pre_unpatch);
+KPATCH_TABLE_ANCHOR(KPATCH_CALLBACKS_PREFIX "post_unpatch", post_unpatch);
 
 enum kpatch_cb_kind { PRE_PATCH, POST_PATCH, PRE_UNPATCH, POST_UNPATCH, NR_CB };
 
@@ -79,7 +66,7 @@ static unsigned int kpatch_nr_objs;
 
 static bool kpatch_is_vmlinux(const char *objname)
 {
-	return !strcmp(objname, "vmlinux");
+	return !strcmp(objname, KLP_VMLINUX);
 }
 
 static bool kpatch_obj_is(const struct klp_object *obj, const char *objname)
@@ -192,7 +179,7 @@ static int kpatch_set_callback(struct klp_object *obj, int kind, void *fn)
 	}
 	if (*slot) {
 		pr_err("two %s callbacks for %s\n", kpatch_cb_tables[kind].name,
-		       obj->name ? obj->name : "vmlinux");
+		       obj->name ? obj->name : KLP_VMLINUX);
 		return -EINVAL;
 	}
 	*slot = fn;

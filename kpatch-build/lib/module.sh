@@ -18,7 +18,7 @@ module_prebuild() {
 	# kmod/include (kpatch-macros.h, kpatch-syscall.h) is on the include path of every
 	# patched compile, searched last (-idirafter), so patches can #include "kpatch-macros.h"
 	KMOD_INC=$(cd "$TPL/../include" 2>/dev/null && pwd) || die "kmod/include not found next to the template $TPL"
-	MKARGS=(KPATCH_NAME="$NAME")
+	MKARGS=(KPATCH_NAME="$NAME" KPATCH_INCLUDE="$KMOD_INC")
 	[ $NONREPLACE = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
 	# The whole module is prebuilt with an empty patch-objs.o: the template object,
 	# the .mod.c and its object exist by the time the differ is done, and the final

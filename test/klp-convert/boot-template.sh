@@ -63,7 +63,7 @@ for v in tcmd: tnr:KPATCH_REPLACE=0; do
 	d=$out/$name
 	cp -a "$ROOT/kmod/patch" "$d"
 	cp "$out/objs/fake-diff.o" "$d/patch-objs.o"
-	make -C "$KOBJ" M="$d" KPATCH_NAME="$name" ${v#*:} >>"$out/build.log" 2>&1 ||
+	make -C "$KOBJ" M="$d" KPATCH_NAME="$name" KPATCH_INCLUDE="$ROOT/kmod/include" ${v#*:} >>"$out/build.log" 2>&1 ||
 		{ tail -n 20 "$out/build.log" >&2; die "building the template ($name) failed"; }
 	"$KLPC" "$d/livepatch-$name.ko" "$out/livepatch-$name.ko" ||
 		die "klp-convert of livepatch-$name.ko failed"
