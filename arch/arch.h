@@ -32,6 +32,13 @@ struct special_section {
 	bool data_owner;
 };
 
+/* What the module loader can make of a call that leaves the patch module. */
+enum call_site {
+	CALL_PLAIN = 0,		/* not a call, or one the loader can route */
+	CALL_NO_SLOT,		/* ppc64 bl with no nop after it for the TOC restore */
+	CALL_SIBLING,		/* ppc64 tail call (b): no way back to our TOC */
+};
+
 struct arch {
 	const char *name;
 	uint16_t machine;
@@ -58,6 +65,17 @@ struct arch {
 	 * @is_line_call(ctx, offset) says whether a call at offset of @b
 	 * targets such a function.
 	 */
+	/*
+	 * For a call relocation @r in code @sec: can it reach a callee
+	 * outside the patch module (NULL: always)?
+	 */
+	enum call_site (*call_site)(const struct section *sec,
+				    const struct reloc *r);
+	/*
+	 * The compiler leaves __mcount_loc to a post-pass (recordmcount):
+	 * the differ writes it for the functions of its output.
+	 */
+	bool differ_writes_mcount_loc;
 	bool (*line_only_change)(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),

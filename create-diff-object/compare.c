@@ -100,6 +100,23 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 	}
 }
 
+/*
+ * A use through a pointer slot (a ppc64 .toc entry, which code loads) is,
+ * for the analyses, a use of what the slot points to. Emission keeps the
+ * slot itself.
+ */
+void follow_slot(const struct cdo *c, struct target *t)
+{
+	struct reloc *r;
+
+	if (!t->sec || !sci(t->sec)->callsite || sci(t->sec)->entsize != 8 ||
+	    t->off < 0 || strcmp(t->sec->name, ".toc"))
+		return;
+	r = find_reloc_at(t->sec, (uint64_t)t->off);
+	if (r)
+		reloc_target(c, t->sec, r, t);
+}
+
 static bool same_bytes(const struct section *a, uint64_t aoff,
 		       const struct section *b, uint64_t boff, uint64_t len)
 {

@@ -309,6 +309,32 @@ static void check_load_time_klp(struct emitter *em, struct section *in,
 	       in->name, c->parent, in->name);
 }
 
+/*
+ * A call that leaves the patch module goes through the loader's stub; on
+ * ppc64 that needs the nop after the bl (carry_callee() keeps the file's
+ * own callees inside), and a tail call cannot come back at all.
+ */
+static void check_call_site(struct emitter *em, struct section *in,
+			    const struct reloc *r, const struct symbol *sym)
+{
+	struct cdo *c = em->c;
+	const struct symbol *from;
+	enum call_site kind;
+
+	if (!c->arch->call_site || !is_text_section(in))
+		return;
+	kind = c->arch->call_site(in, r);
+	if (kind == CALL_PLAIN)
+		return;
+	from = find_symbol_containing(in, r->offset);
+	if (kind == CALL_SIBLING)
+		refuse(c, from ? from->name : in->name, "tail call to %s, outside the patch module: the loader's stub cannot restore the TOC after it",
+		       sym->name);
+	else
+		refuse(c, from ? from->name : in->name, "call to %s, outside the patch module, has no nop after the bl for the TOC restore (the module loader would reject it)",
+		       sym->name);
+}
+
 static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 {
 	struct cdo *c = em->c;
@@ -327,6 +353,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		to = external(em, t.sym);
 		addend = t.addend;
 		check_load_time_klp(em, p->in, t.sym, to);
+		check_call_site(em, p->in, r, t.sym);
 	} else {
 		struct piece *tp = find_piece(em, t.sec, t.off);
 
@@ -339,6 +366,36 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	}
 	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
 		      r->type, addend);
+}
+
+/*
+ * __mcount_loc for the output's functions, where the compiler leaves it
+ * to recordmcount (ppc64le): one pointer per ftrace call site.
+ */
+static void emit_mcount_loc(struct emitter *em)
+{
+	struct cdo *c = em->c;
+	struct section *loc = NULL;
+	struct symbol *sym;
+
+	if (!c->arch->differ_writes_mcount_loc)
+		return;
+	for_each_sym(c->patched, sym) {
+		long at;
+		uint64_t off;
+
+		if (!is_func(sym) || !sym->include || !si(sym)->out)
+			continue;
+		at = c->arch->ftrace_call_offset(sym);
+		if (at < 0)
+			continue;
+		if (!loc)
+			loc = elf_create_section(em->out, "__mcount_loc",
+						 SHT_PROGBITS, SHF_ALLOC, 8, 8, 0);
+		off = elf_section_append(loc, NULL, 8, 8);
+		elf_add_reloc(em->out, loc, off, si(sym)->out, c->arch->r_abs64,
+			      at);
+	}
 }
 
 static void copy_relocs(struct emitter *em)
@@ -539,6 +596,7 @@ void emit(struct cdo *c)
 	}
 	copy_sections(&em);
 	copy_relocs(&em);
+	emit_mcount_loc(&em);
 	emit_func_records(&em);
 	fill_callbacks(&em);
 	emit_klp_records(&em);

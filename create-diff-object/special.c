@@ -85,7 +85,12 @@ static uint64_t checked_size(struct cdo *c, struct section *sec,
 			     const struct special_section *d, uint64_t size)
 {
 	bool code = !d->data_owner;
-	uint64_t s = infer_entry_size(sec, d->owner_off, code);
+	uint64_t s;
+
+	/* a size the architecture fixes is not the environment's to get wrong */
+	if (!d->size_env)
+		return size;
+	s = infer_entry_size(sec, d->owner_off, code);
 
 	/*
 	 * Entries that align under a divisor of the given size (two entries
@@ -137,6 +142,19 @@ void callsite_sections(struct cdo *c, struct elf *elf)
 
 		if (!strncmp(sec->name, ".data..Lubsan", 13)) {
 			s->callsite = true;
+		} else if (!strcmp(sec->name, ".toc")) {
+			/*
+			 * ppc64 TOC slots: 8-byte pointers that code loads
+			 * by offset. A slot is what it points to (offsets
+			 * move when a patch adds one); each use carries
+			 * its own slot into the output.
+			 */
+			s->callsite = true;
+			if (!s->anonymous || !sec->size)
+				continue;
+			s->entsize = 8;
+			s->nent = (sec->size + 7) / 8;
+			s->keep = xcalloc(s->nent + 1, sizeof(bool));
 		} else if (!strcmp(sec->name, "__dyndbg") ||
 			   !strcmp(sec->name, "__verbose")) {
 			s->callsite = true;
@@ -184,6 +202,7 @@ static size_t for_each_strref(struct cdo *c, struct strref *out)
 			struct target t;
 
 			reloc_target(c, sym->sec, rs[i], &t);
+			follow_slot(c, &t);
 			if (!t.sec || !is_string_section(t.sec))
 				continue;
 			if (out) {

@@ -180,7 +180,8 @@ static bool section_understood(const struct section *sec)
 {
 	unsigned int i;
 
-	if (sci(sec)->special || sci(sec)->ignored || is_rela_section(sec) ||
+	if (sci(sec)->special || sci(sec)->ignored || sci(sec)->callsite ||
+	    is_rela_section(sec) ||
 	    is_text_section(sec) || !(sec->sh.sh_flags & SHF_ALLOC))
 		return true;
 	for (i = 0; i < ARRAY_SIZE(known_prefixes); i++)

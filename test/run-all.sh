@@ -46,7 +46,7 @@ suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
 suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
 # the other architectures: cases built with Debian's cross compilers, and
 # the corpus objects of each architecture ../shared has
-for a in aarch64; do
+for a in aarch64 ppc64le; do
 	suite "cdo-$a" test/cdo/run-tests.sh -a "$a" "$ASAN_CDO"
 	suite "corpus-$a" test/corpus/run.sh "$ASAN_CDO" "$a"
 done

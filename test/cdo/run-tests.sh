@@ -187,7 +187,8 @@ rela_name() {
 
 # symbols OBJ: "NDX NAME" for every symbol (NDX is UND for undefined)
 symbols() {
-	readelf -sW "$1" 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ && NF >= 8 { print $7, $8 }'
+	readelf -sW "$1" 2>/dev/null | sed 's/ \[<localentry>: [0-9]*\]//' |
+		awk '$1 ~ /^[0-9]+:$/ && NF >= 8 { print $7, $8 }'
 }
 
 # dump_section OBJ NAME FILE: raw bytes of a section
@@ -400,7 +401,8 @@ check_one() {
 				grep -E -q -- "(patched|new|included): $(ere_escape "$name")( |\$)" "$ERRF" ||
 					missing+=" $name" ;;
 			esac
-		done < <(readelf -sW "$OUT" 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ { print $7, $4, $8 }')
+		done < <(readelf -sW "$OUT" 2>/dev/null |
+			sed 's/ \[<localentry>: [0-9]*\]//' | awk '$1 ~ /^[0-9]+:$/ { print $7, $4, $8 }')
 		[ -z "$missing" ] || fail "no report line for:$missing"
 		;;
 	*)
