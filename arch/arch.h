@@ -72,6 +72,12 @@ struct arch {
 	enum call_site (*call_site)(const struct section *sec,
 				    const struct reloc *r);
 	/*
+	 * May a klp relocation (.klp.rela.*) carry @type? Only what the
+	 * arch's apply_relocate_add() handles in both 6.1 and 6.12, and can
+	 * reach the running kernel from a module with.
+	 */
+	bool (*klp_reloc_ok)(unsigned int type);
+	/*
 	 * The compiler leaves __mcount_loc to a post-pass (recordmcount):
 	 * the differ writes it for the functions of its output.
 	 */

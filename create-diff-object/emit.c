@@ -335,6 +335,21 @@ static void check_call_site(struct emitter *em, struct section *in,
 		       sym->name);
 }
 
+/* klp-convert would refuse it later; say so where the reference is made */
+static void check_klp_reloc_type(struct emitter *em, struct section *in,
+				 const struct reloc *r, const struct symbol *to)
+{
+	struct cdo *c = em->c;
+	const struct symbol *from;
+
+	if (!c->arch->klp_reloc_ok || c->arch->klp_reloc_ok(r->type) ||
+	    strncmp(to->name, KLP_SYM_PREFIX, strlen(KLP_SYM_PREFIX)))
+		return;
+	from = find_symbol_containing(in, r->offset);
+	refuse(c, from ? from->name : in->name, "relocation type %u to %s cannot be a klp relocation on %s (TOC-relative on ppc64: build with -mcmodel=large, as kpatch-build does)",
+	       r->type, to->name, c->arch->name);
+}
+
 static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 {
 	struct cdo *c = em->c;
@@ -354,6 +369,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		addend = t.addend;
 		check_load_time_klp(em, p->in, t.sym, to);
 		check_call_site(em, p->in, r, t.sym);
+		check_klp_reloc_type(em, p->in, r, to);
 	} else {
 		struct piece *tp = find_piece(em, t.sec, t.off);
 

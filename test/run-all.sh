@@ -54,6 +54,8 @@ done
 suite elf-roundtrip test/elf/run.sh "$top/build/asan/bin/elf-roundtrip"
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
+# klp-convert on aarch64 and ppc64le patch modules (cross-built)
+suite klp-convert-cross test/klp-convert/cross.sh "$ASAN_CDO" "$top/build/asan/bin/klp-convert"
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
 # every object of the real kernel build (made by the kpatch-build suite)
 suite kernel-selfdiff test/corpus/kernel-selfdiff.sh "$ASAN_CDO"

@@ -155,6 +155,21 @@ static bool a64_line_only_change(const unsigned char *a, const unsigned char *b,
 	return found > 0 && i == len;
 }
 
+/*
+ * arch/arm64/kernel/module.c (6.1, 6.12): every data and instruction type
+ * the tools meet. No GOT types: the loader has none.
+ */
+static bool a64_klp_reloc_ok(unsigned int type)
+{
+	switch (type) {
+	case R_AARCH64_NONE:
+	case R_AARCH64_ADR_GOT_PAGE: case R_AARCH64_LD64_GOT_LO12_NC:
+		return type == R_AARCH64_NONE;
+	default:
+		return a64_reloc_size(type) != 0;
+	}
+}
+
 static const struct special_section a64_special[] = {
 	/* bug_entry: addr disp, file disp, line (ignored), flags */
 	{ .name = "__bug_table", .size_env = "BUG_STRUCT_SIZE",
@@ -180,5 +195,6 @@ const struct arch arch_aarch64 = {
 	.reloc_is_pcrel = a64_reloc_is_pcrel,
 	.reloc_target = a64_reloc_target,
 	.ftrace_call_offset = a64_ftrace_call_offset,
+	.klp_reloc_ok = a64_klp_reloc_ok,
 	.line_only_change = a64_line_only_change,
 };

@@ -167,6 +167,20 @@ static bool ppc_line_only_change(const unsigned char *a, const unsigned char *b,
 }
 
 /*
+ * arch/powerpc/kernel/module_64.c accepts ADDR32/64, TOC, TOC16*, REL24,
+ * REL64, REL32, REL16_HA/LO, ENTRY, TOCSAVE in 6.1 (6.12 adds REL24_NOTOC
+ * and the prefixed PCREL34 forms). A klp symbol lives in the kernel, far
+ * from the patch module: TOC-relative (TOC16*), REL16 and REL32 fields
+ * cannot reach it (the loader reports an overflow), so only the full
+ * pointers and the stubbed call are left.
+ */
+static bool ppc_klp_reloc_ok(unsigned int type)
+{
+	return type == R_PPC64_ADDR64 || type == R_PPC64_REL64 ||
+	       type == R_PPC64_REL24 || type == R_PPC64_NONE;
+}
+
+/*
  * Feature fixups: struct fixup_entry { mask, value, start_off, end_off,
  * alt_start_off, alt_end_off } (six longs); the offsets are relative to
  * the entry, the owner is the code at start_off. The barrier and flush
@@ -213,6 +227,7 @@ const struct arch arch_ppc64le = {
 	.reloc_is_pcrel = ppc_reloc_is_pcrel,
 	.reloc_target = ppc_reloc_target,
 	.ftrace_call_offset = ppc_ftrace_call_offset,
+	.klp_reloc_ok = ppc_klp_reloc_ok,
 	.call_site = ppc_call_site,
 	.differ_writes_mcount_loc = true,
 	.line_only_change = ppc_line_only_change,

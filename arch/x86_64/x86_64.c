@@ -195,6 +195,19 @@ static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
 	return found > 0;
 }
 
+/* arch/x86/kernel/module.c, 6.1 and 6.12 alike */
+static bool x86_klp_reloc_ok(unsigned int type)
+{
+	switch (type) {
+	case R_X86_64_NONE: case R_X86_64_64: case R_X86_64_32:
+	case R_X86_64_32S: case R_X86_64_PC32: case R_X86_64_PLT32:
+	case R_X86_64_PC64:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Entry sizes come from the kernel's structs, via the environment. */
 #define SIZED(n, env)	{ .name = n, .size_env = env }
 #define FIXED(n, sz)	{ .name = n, .size = sz }
@@ -236,5 +249,6 @@ const struct arch arch_x86_64 = {
 	.reloc_is_pcrel = x86_reloc_is_pcrel,
 	.reloc_target = x86_reloc_target,
 	.ftrace_call_offset = x86_ftrace_call_offset,
+	.klp_reloc_ok = x86_klp_reloc_ok,
 	.line_only_change = x86_line_only_change,
 };
