@@ -6,11 +6,13 @@
 extern const struct arch arch_x86_64;
 extern const struct arch arch_aarch64;
 extern const struct arch arch_ppc64le;
+extern const struct arch arch_s390x;
 
 static const struct arch *const arches[] = {
 	&arch_x86_64,
 	&arch_aarch64,
 	&arch_ppc64le,
+	&arch_s390x,
 };
 
 const struct arch *arch_get(const struct elf *elf)
@@ -20,7 +22,7 @@ const struct arch *arch_get(const struct elf *elf)
 	for (i = 0; i < ARRAY_SIZE(arches); i++)
 		if (arches[i]->machine == elf->ehdr.e_machine)
 			return arches[i];
-	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64, aarch64, ppc64le)",
+	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64, aarch64, ppc64le, s390x)",
 	    elf->path, elf->ehdr.e_machine);
 }
 

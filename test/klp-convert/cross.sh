@@ -1,5 +1,5 @@
 #!/bin/bash
-# klp-convert on the other architectures: patch objects the differ made from
+# klp-convert on the other architectures (aarch64, ppc64le, s390x): patch objects the differ made from
 # the C-source cases with each architecture's cross compiler, plus
 # hand-written annotation tables (KLP_MODULE_RELOC), are linked into a
 # livepatch module with ld -r and converted; the .klp.rela.* sections,
@@ -20,8 +20,8 @@ ok() { pass=$((pass + 1)); echo "PASS $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
 
 # the relocation type a call and a pointer carry on each architecture
-declare -A CALL=([aarch64]=R_AARCH64_CALL26 [ppc64le]=R_PPC64_REL24)
-declare -A PTR=([aarch64]=R_AARCH64_ABS64 [ppc64le]=R_PPC64_ADDR64)
+declare -A CALL=([aarch64]=R_AARCH64_CALL26 [ppc64le]=R_PPC64_REL24 [s390x]=R_390_PLT32DBL)
+declare -A PTR=([aarch64]=R_AARCH64_ABS64 [ppc64le]=R_PPC64_ADDR64 [s390x]=R_390_64)
 
 prefix() { sed -n 's/^ARCH_TOOL_PREFIX=//p' "$top/test/cdo/arch/$1.conf"; }
 
@@ -143,7 +143,7 @@ SRC
 	fi
 }
 
-for a in aarch64 ppc64le; do
+for a in aarch64 ppc64le s390x; do
 	mkdir -p "$out/$a"
 	if ! command -v "$(prefix "$a")gcc" >/dev/null; then
 		bad "$a" "no cross compiler $(prefix "$a")gcc"
