@@ -1,0 +1,80 @@
+#!/bin/bash
+# make bench: wall time and peak memory of create-diff-object on the largest
+# objects at hand and on generated objects of 5,000 / 10,000 / 20,000
+# functions, measured in one run, with the growth ratio per doubling; then
+# kpatch-build's own benchmark when the reference kernel is cached.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+CDO=${CDO:-$top/create-diff-object/create-diff-object}
+work=$top/test/out/bench
+mkdir -p "$work"
+# a private copy: a rebuild elsewhere must not change the binary mid-run
+cp "$CDO" "$work/create-diff-object"
+CDO=$work/create-diff-object
+CFLAGS="-O2 -pg -mfentry -mrecord-mcount -ffunction-sections -fdata-sections -mcmodel=kernel -fno-pic -mno-red-zone -fno-stack-protector -c"
+export BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16 \
+	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8 PRINTK_INDEX_STRUCT_SIZE=8
+
+# instructions executed (callgrind counts them exactly, whatever the load)
+instructions() {
+	valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" \
+		"$CDO" "$1" "$2" vmlinux "$3" /dev/null bench "$work/out.o" 2>&1 |
+		awk '/Collected/ { gsub(",", "", $4); print $4 }'
+}
+
+# measure ORIG PATCHED SYMTAB -> "seconds maxrss_kb exit instructions"
+measure() {
+	local best=999999 rss=0 rc=0 i t
+	for i in 1 2 3 4 5; do
+		/usr/bin/time -f "%e %M" -o "$work/time.txt" \
+			"$CDO" "$1" "$2" vmlinux "$3" /dev/null bench "$work/out.o" \
+			>/dev/null 2>"$work/err.txt" || rc=$?
+		t=$(tail -n 1 "$work/time.txt" | cut -d' ' -f1)
+		rss=$(tail -n 1 "$work/time.txt" | cut -d' ' -f2)
+		best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (b < a) ? b : a }')
+	done
+	echo "$best $rss $rc $(instructions "$1" "$2" "$3")"
+}
+
+printf '%-36s %8s %8s %9s %5s %14s\n' object sections seconds "peak KiB" exit instructions
+report() {
+	local name=$1 o=$2 p=$3 s=$4 r
+	r=$(measure "$o" "$p" "$s")
+	printf '%-36s %8s %8s %9s %5s %14s\n' "$name" \
+		"$(readelf -SW "$p" | awk '/^ *\[ *[0-9]+\]/ { n++ } END { print n }')" $r
+	echo "$r"
+}
+
+# the other architectures: the largest corpus pair of each, and a generated
+# object of 10,000 functions built with its cross compiler and its 6.1
+# code-generation flags (test/cdo/arch/ARCH.conf)
+for a in aarch64 ppc64le s390x; do
+	cd_=${KPATCH_CORPUS:-$top/../shared/corpus/kpatch-unit-objs}/$a
+	if [ -d "$cd_" ]; then
+		for o in $(ls -S "$cd_"/*.ORIG.o | head -n 1); do
+			n=$(basename "$o" .ORIG.o)
+			p=$cd_/$n.PATCHED.o; [ -e "$p" ] || continue
+			readelf -sW "$o" | sed 's/\[<localentry>: [0-9]*\]//' > "$work/$a-$n.symtab"
+			# shellcheck disable=SC2046
+			(export $(cat "$cd_/struct-sizes.env" "$cd_/$n.env" 2>/dev/null)
+			 report "corpus $a/$n" "$o" "$p" "$work/$a-$n.symtab") > "$work/r.txt"
+			head -n 1 "$work/r.txt"
+		done
+	fi
+	d=$work/gen-$a-10000
+	if [ ! -e "$d/patched.o" ]; then
+		"$here/gen.sh" 10000 "$d"
+		# shellcheck disable=SC1090
+		(. "$top/test/cdo/arch/$a.conf"
+		 for v in orig patched; do
+			(cd "$d/$v" && "${ARCH_TOOL_PREFIX}gcc" -O2 -ffunction-sections \
+				-fdata-sections -fno-stack-protector "${ARCH_CFLAGS[@]}" \
+				"${ARCH_FTRACE_CFLAGS[@]}" -c gen.c -o ../$v.o)
+		 done)
+		readelf -sW "$d/orig.o" | sed 's/\[<localentry>: [0-9]*\]//' > "$d/symtab"
+	fi
+	report "generated $a, 10000 functions" "$d/orig.o" "$d/patched.o" "$d/symtab" > "$work/r.txt"
+	head -n 1 "$work/r.txt"
+done
+
