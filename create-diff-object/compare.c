@@ -130,6 +130,11 @@ static bool same_bytes(const struct section *a, uint64_t aoff,
 	return !len || !memcmp(a->data + aoff, b->data + boff, len);
 }
 
+static bool in_section(const struct section *sec, int64_t off)
+{
+	return off >= 0 && (uint64_t)off < sec->size;
+}
+
 static bool same_string(const struct section *a, int64_t aoff,
 			const struct section *b, int64_t boff)
 {
@@ -260,9 +265,19 @@ static bool same_target(const struct cdo *c, const struct target *a,
 	}
 	if (!a->sec || !b->sec)
 		return false;
-	if (is_string_section(a->sec) && is_string_section(b->sec))
+	if (is_string_section(a->sec) && is_string_section(b->sec) &&
+	    in_section(a->sec, a->off) && in_section(b->sec, b->off))
 		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       same_string(a->sec, a->off, b->sec, b->off);
+	/*
+	 * Past the end of a string section: no string there, but the high
+	 * half of an address GCC computes once for several (ppc64
+	 * TOC16_HA to .LC+N): the same place of the same strings.
+	 */
+	if (is_string_section(a->sec) && is_string_section(b->sec))
+		return a->addend == b->addend && a->off == b->off &&
+		       a->sec->size == b->sec->size &&
+		       same_bytes(a->sec, 0, b->sec, 0, a->sec->size);
 	if (sci(a->sec)->callsite && sci(b->sec)->callsite)
 		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       similar_section_names(a->sec->name, b->sec->name) &&

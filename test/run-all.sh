@@ -61,6 +61,8 @@ suite klp-convert-cross test/klp-convert/cross.sh "$ASAN_CDO" "$top/build/asan/b
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
 # every object of the real kernel build (made by the kpatch-build suite)
 suite kernel-selfdiff test/corpus/kernel-selfdiff.sh "$ASAN_CDO"
+# every object of the cross-built ppc64le and s390x kernels against itself
+suite cross-selfdiff test/corpus/cross-selfdiff.sh "$top/build/release/bin/create-diff-object"
 # line shifts in ten big kernel files: no function changes
 suite kernel-lineshift test/corpus/kernel-lineshift.sh
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
