@@ -73,4 +73,5 @@ clean:
 
 -include $(patsubst %.o,%.d,$(call obj,$(LIB_SRCS) $(CDO_SRCS) $(KLPC_SRCS) test/elf/roundtrip.c))
 include kpatch-build/kpatch-build.mk
+include kpatch/kpatch.mk
 -include integration/integration.mk

@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Everything the tools need to know about one architecture, behind one
- * small ops table: relocation types and widths, the ftrace call every
- * patchable function starts with, the layouts of the kernel's special
- * sections, and the instruction knowledge used to recognise a change that
- * is only a shifted __LINE__. Generic code asks arch_get() and never looks
- * at e_machine itself.
+ * ops table (struct arch): relocation types, widths and targets, the ftrace
+ * site every patchable function starts with (as a pattern), the prefix
+ * symbols before functions, its rows of the special-section table, and the
+ * instruction knowledge used to recognise a change that is only a shifted
+ * __LINE__ and to read branches for the inline report. Generic code asks
+ * arch_get() and never looks at e_machine, relocation types or instruction
+ * bytes itself.
+ *
+ * A new architecture is additive: arch/<arch>/<arch>.c defines its struct
+ * arch (the ops below; line_only_change and branch_field_end may be NULL),
+ * arch/<arch>/special.c its rows of the special-section table (the rows
+ * every architecture shares are in arch/special.c; an arch's row of the
+ * same name wins), and arches[] in arch/arch.c gets one line. Data bytes
+ * are read and written with target_get()/target_put() (lib/target-order.h)
+ * in the object's byte order.
  */
 #ifndef KP_ARCH_H
 #define KP_ARCH_H
@@ -15,21 +25,78 @@
 #include <stdint.h>
 #include "lib/elf.h"
 
-/* How the entries of a special section are tied to the code they describe. */
+/* What a section is to the tools (the special-section table, special.c). */
+enum section_role {
+	SEC_KNOWN = 1,	/* code, data, or a table handled by symbol or name */
+	SEC_ENTRIES,	/* a special section: the entries of included code stay */
+	SEC_CALLSITE,	/* per-call-site data: entries come with their users */
+	SEC_INIT,	/* freed after init: its code cannot be patched */
+	SEC_DEBUG,	/* never loaded: not compared, not copied */
+	SEC_REFUSED,	/* a new or changed one is refused, for @why */
+};
+
+/*
+ * One row of the table. A section without a row is not understood, and a
+ * new or changed one is refused as such.
+ */
 struct special_section {
 	const char *name;
-	const char *size_env;	/* env var holding the entry size, or NULL */
-	unsigned int size;	/* fixed entry size when size_env is NULL */
+	bool prefix;		/* @name is a prefix (.data..Lubsan_data12) */
+	enum section_role role;
+	/* SEC_ENTRIES: the entry size, fixed or from the running kernel's
+	 * struct (kpatch-struct-sizes prints it as size_env=N) */
+	unsigned int size;
+	const char *size_env;
+	const char *size_struct;
 	unsigned int owner_off;	/* entry offset of the relocation to code */
 	/*
 	 * Entries of a section without relocations that parallels another
 	 * one entry for entry (.orc_unwind follows .orc_unwind_ip).
 	 */
 	const char *companion;
-	/* range in an entry that may differ without meaning a change */
+	/* the range of an entry that may differ for the same code */
 	unsigned int ignore_off, ignore_len;
 	/* the owner relocation points at data, not code (.printk_index) */
 	bool data_owner;
+	/*
+	 * The module loader consumes it while loading the patch module, before
+	 * livepatch writes relocations to another module (klp-convert).
+	 */
+	bool early;
+	bool infer_size;	/* SEC_CALLSITE: entries of one inferred size */
+	/*
+	 * SEC_CALLSITE of @size-byte pointers that code loads by offset (the
+	 * ppc64 TOC): a use of a slot is a use of what it points to.
+	 */
+	bool pointer_slots;
+	const char *why;	/* SEC_REFUSED: the reason */
+};
+
+/* The rows every architecture shares (special.c). */
+extern const struct special_section special_shared[];
+
+/*
+ * How a function's ftrace site looks, as data: generic code (arch.c) finds
+ * it. Either a call to @call (its relocation @reloc_off bytes into the
+ * @call_len-byte instruction) right after one of @prologues (code that may
+ * come first: endbr64, a global-entry TOC setup and mflr; tried in order,
+ * the first whose bytes match decides, so the empty one goes last), or,
+ * with @patchable_entries, an entry of __patchable_function_entries
+ * pointing at the function, or @patchable_before bytes before it
+ * (-fpatchable-function-entry=N,M: N NOPs, M of them before, no call).
+ */
+struct ftrace_prologue {
+	const unsigned char *bytes;	/* in file order */
+	unsigned int len;
+};
+
+struct ftrace_pattern {
+	const char *call;		/* the function called; NULL: none */
+	unsigned int call_len;
+	unsigned int reloc_off;
+	const struct ftrace_prologue *prologues;	/* ends with len 0 */
+	bool patchable_entries;
+	unsigned int patchable_before;
 };
 
 /* What the module loader can make of a call that leaves the patch module. */
@@ -42,11 +109,23 @@ enum call_site {
 struct arch {
 	const char *name;
 	uint16_t machine;
-	unsigned int r_abs64;		/* absolute 64-bit reference */
-	unsigned int r_pc32;		/* 32-bit PC-relative reference */
-	unsigned int r_none;
-	const char *fentry;		/* the ftrace entry symbol */
-	const struct special_section *special;	/* NULL-name terminated */
+	unsigned int r_abs64;		/* absolute 64-bit reference (records) */
+	/* this arch's rows of the special-section table, NULL-name ended */
+	const struct special_section *special;
+	const struct ftrace_pattern *ftrace;
+	/*
+	 * Optional, for a site @ftrace cannot describe: the offset of @func's
+	 * ftrace site, or -1 (aarch64: NOPs after a landing pad that an entry
+	 * of __patchable_function_entries records; s390x: the brcl 0 that
+	 * -mrecord-mcount records in __mcount_loc). When set, @ftrace is not
+	 * used.
+	 */
+	long (*ftrace_site)(const struct symbol *func);
+	/*
+	 * The padding symbol the compiler puts before a function
+	 * (CONFIG_FUNCTION_PADDING: "__pfx_" + its name), or NULL.
+	 */
+	const char *prefix_symbol;
 	/* bytes the relocated field covers; 0 for an unknown type */
 	unsigned int (*reloc_size)(unsigned int type);
 	bool (*reloc_is_pcrel)(unsigned int type);
@@ -57,8 +136,6 @@ struct arch {
 	 */
 	int64_t (*reloc_target)(const struct section *sec,
 				const struct reloc *r);
-	/* Offset of the ftrace call relocation in @func, or -1 if none. */
-	long (*ftrace_call_offset)(const struct symbol *func);
 	/*
 	 * True when code @a and @b (same length) differ only in immediates
 	 * that feed a call to one of @line_funcs (a __LINE__ argument).
@@ -86,13 +163,55 @@ struct arch {
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
 				 void *ctx);
+	/*
+	 * The inline report (optional): when @a and @b (code of @alen and
+	 * @blen bytes, equal before @i) differ at @i only in the displacement
+	 * of a forward branch over code that grew or shrank, the end of that
+	 * displacement field; else 0.
+	 */
+	uint64_t (*branch_field_end)(const unsigned char *a, uint64_t alen,
+				     const unsigned char *b, uint64_t blen,
+				     uint64_t i, uint64_t len);
 };
+
+/* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
+long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
+/* Is @name a prefix (padding) symbol; @parent gets the function's name. */
+bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
+			   const char **parent);
 
 /* The ops for @elf's machine; exits with a clear error for others. */
 const struct arch *arch_get(const struct elf *elf);
 
-/* Look up a special section description by section name. */
+/* The @i-th supported architecture, or NULL past the last. */
+const struct arch *arch_nth(size_t i);
+/* The ops for machine @machine, or NULL. */
+const struct arch *arch_for_machine(uint16_t machine);
+
+/* The table's row for section @name, or NULL (special.c). */
+const struct special_section *arch_section(const struct arch *arch,
+					   const char *name);
+/* The row of a special section (SEC_ENTRIES) named @name, or NULL. */
 const struct special_section *arch_special(const struct arch *arch,
 					   const char *name);
+/* Row @i of @arch's whole table (its rows, then the shared), or NULL. */
+const struct special_section *arch_row(const struct arch *arch, size_t i);
+
+/*
+ * The same lookup, hashed: for looking up every section of an object
+ * (section_index_find() == arch_section()).
+ */
+#define SECTION_BUCKETS	256
+struct section_bucket {
+	const struct special_section **rows;
+	size_t n;
+};
+struct section_index {
+	struct section_bucket bucket[SECTION_BUCKETS];
+};
+struct section_index *section_index_new(const struct arch *arch);
+const struct special_section *section_index_find(const struct section_index *x,
+						 const char *name);
+void section_index_free(struct section_index *x);
 
 #endif

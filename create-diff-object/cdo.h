@@ -1,26 +1,36 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * create-diff-object: the passes over the shared ELF model.
+ * create-diff-object: the passes over the shared ELF model, run by main.c's
+ * pass table in this order. Each pass keeps its state in struct cdo (or on
+ * the model's symbols and sections, struct syminfo / secinfo) and calls no
+ * other pass's entry point; what one leaves, the next reads.
  *
- *   read       main.c       open ORIG and PATCHED, pick the arch ops
- *   classify   entity.c     what each symbol and section is (function,
- *                           .cold piece, special static, string section...)
- *   correlate  correlate.c  pair ORIG and PATCHED symbols and sections
- *   compare    compare.c    SAME / CHANGED / NEW, relocations compared
- *                           symbolically, __LINE__-only changes ignored
- *   propagate  propagate.c  changes that reach the users of what changed
- *   inline     inline*.c    report: which inlined callee a change lies in
- *                           (DWARF, when the object has it)
- *   verify     verify.c     refusals: data, __init, ftrace, exports, ...
- *   include    include.c    changed/new functions and what they need
- *   special    special.c    entries of special sections for included code
- *   klp        klp.c        references to the running kernel: exported,
- *                           or klp symbol with sympos from PARENT_SYMTAB
- *   emit       emit.c       the output object and its records
+ *   read        main.c       open ORIG and PATCHED, pick the arch ops
+ *   classify    entity.c     what each symbol and section is (function,
+ *                            .cold/prefix piece, special static, the
+ *                            section's row of the special-section table)
+ *   callsite    special.c    per-call-site data (__dyndbg): its entries
+ *   parent      klp.c        PARENT_SYMTAB and Module.symvers
+ *   directives  verify.c     KPATCH_IGNORE_* / KPATCH_FORCE_UNSAFE
+ *   correlate   correlate.c  pair ORIG and PATCHED symbols and sections
+ *   compare     compare.c    SAME / CHANGED / NEW, relocations compared
+ *                            symbolically, __LINE__-only changes ignored
+ *   propagate   propagate.c  changes that reach the users of what changed
+ *   inline      inline*.c    report: which inlined callee a change lies in
+ *                            (DWARF, when the object has it)
+ *   include     include.c    changed/new functions and what they need
+ *   special     special.c    entries of special sections for included code
+ *   include-special include.c  what those entries need
+ *   verify      verify.c     refusals: data, __init, ftrace, exports, ...
+ *   emit        emit.c       the output object and its records (named
+ *                            through klp.c: exported, or klp symbol with
+ *                            sympos); only when nothing was refused
  *
  * Entities are symbols with a byte range (functions and objects); sections
  * are only containers, so a function in a shared section (.sched.text) is
- * compared over its own range like any other.
+ * compared over its own range like any other. Nothing here knows a
+ * machine: that is arch/ (arch.h), and the record formats are
+ * kmod/include/kpatch-formats.h.
  */
 #ifndef CDO_H
 #define CDO_H
@@ -58,6 +68,7 @@ struct secinfo {
 	struct section *out;		/* whole-section copy in the output */
 	bool anonymous;			/* no function/object symbol inside */
 	bool whole;			/* copied whole into the output */
+	const struct special_section *row; /* its row of the arch's table */
 	bool ignored;			/* KPATCH_IGNORE_SECTION */
 	bool special;			/* arch special section */
 	bool callsite;			/* per-call-site data: __dyndbg, ubsan */
@@ -77,9 +88,26 @@ struct span {
 	uint64_t off, len;
 };
 
+/* include.c: the worklist of what joins the output. */
+struct include_work {
+	struct symbol **syms;
+	size_t nsyms, cap;
+	struct section **secs;
+	size_t nsecs, scap;
+	bool chunks_found;		/* anonymous code split into chunks */
+};
+
+/* special.c: the places in string sections included functions refer to. */
+struct strref;
+struct strrefs {
+	struct htable index;
+	struct strref *pool;
+};
+
 struct cdo {
 	struct elf *orig, *patched, *out;
 	const struct arch *arch;
+	struct section_index *sections;	/* the arch's special-section table */
 	const char *orig_path, *patched_path;
 	const char *parent;		/* vmlinux or a module name */
 	const char *parent_symtab_path, *symvers_path;
@@ -90,7 +118,9 @@ struct cdo {
 	struct symvers *symvers;
 	unsigned int nr_changed, nr_new;
 	unsigned int nr_refusals;
-	bool chunks_found;		/* include.c: anonymous code split */
+	/* the passes' own state */
+	struct include_work work;	/* include.c */
+	struct strrefs strrefs;		/* special.c */
 };
 
 static inline struct syminfo *si(const struct symbol *sym)
@@ -115,7 +145,7 @@ static inline bool is_entity(const struct symbol *sym)
 }
 
 /* entity.c */
-void classify(struct cdo *c, struct elf *elf);
+void classify(struct cdo *c);
 void unclassify(struct elf *elf);
 bool is_special_static_name(const char *name);
 char *normalized_name(const char *name);
@@ -174,14 +204,14 @@ void read_directives(struct cdo *c);
 void include(struct cdo *c);
 void include_target(struct cdo *c, const struct target *t, const char *user);
 void include_drain(struct cdo *c);
-void include_free(void);
+void include_free(struct cdo *c);
 
 void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* special.c */
 void special_sections(struct cdo *c);
-void callsite_sections(struct cdo *c, struct elf *elf);
+void callsite_sections(struct cdo *c);
 uint64_t infer_entry_size(struct section *sec, unsigned int owner_off,
 			  bool code_owner);
 void special_filter(struct cdo *c);
@@ -191,7 +221,8 @@ void klp_load(struct cdo *c);
 void klp_free(struct cdo *c);
 /* Name the output uses for an external reference to @sym. */
 const char *klp_export_namespace(struct cdo *c, const char *name);
-const char *klp_external_name(struct cdo *c, struct symbol *sym,
+/* Allocated: the caller frees it. */
+char *klp_external_name(struct cdo *c, struct symbol *sym,
 			      bool *is_klp, unsigned long *sympos);
 unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
 char *klp_objname(struct cdo *c);

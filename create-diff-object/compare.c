@@ -7,7 +7,7 @@
  * same place, whatever the symbol indices. String literals compare by
  * their text, special statics by their contents. A function whose bytes
  * differ only in immediates that feed a __LINE__ argument is SAME.
- * Changes then propagate (propagate.c).
+ * The propagate pass (propagate.c) runs next.
  */
 #include <ctype.h>
 #include <stdlib.h>
@@ -107,10 +107,11 @@ void reloc_target(const struct cdo *c, const struct section *sec,
  */
 void follow_slot(const struct cdo *c, struct target *t)
 {
+	const struct secinfo *s = t->sec ? sci(t->sec) : NULL;
 	struct reloc *r;
 
-	if (!t->sec || !sci(t->sec)->callsite || sci(t->sec)->entsize != 8 ||
-	    t->off < 0 || strcmp(t->sec->name, ".toc"))
+	if (!s || !s->callsite || !s->row || !s->row->pointer_slots ||
+	    s->entsize != 8 || t->off < 0)
 		return;
 	r = find_reloc_at(t->sec, (uint64_t)t->off);
 	if (r)
@@ -402,7 +403,8 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	}
 	if (bytes)
 		return;
-	if (is_func(p) && o->sec->data && p->sec->data) {
+	if (is_func(p) && o->sec->data && p->sec->data &&
+	    c->arch->line_only_change) {
 		struct line_ctx lc = { c, p };
 
 		if (c->arch->line_only_change(o->sec->data + o->offset,
@@ -432,8 +434,4 @@ void compare(struct cdo *c)
 		else
 			compare_entity(c, p);
 	}
-	propagate(c);
-	for_each_sym(c->patched, p)
-		if (p->twin)
-			p->twin->status = p->status;
 }

@@ -239,14 +239,14 @@ static struct symbol *external(struct emitter *em, struct symbol *sym)
 {
 	struct cdo *c = em->c;
 	unsigned long sympos;
-	const char *name;
 	struct symbol *o;
+	char *name;
 	bool klp;
 
 	name = klp_external_name(c, sym, &klp, &sympos);
 	for_each_sym_named(em->out, o, name)
 		if (!o->sec)
-			return o;
+			goto out;
 	o = elf_create_symbol(em->out, name, NULL, 0, 0, STB_GLOBAL,
 			      sym->type == STT_SECTION ? STT_NOTYPE : sym->type);
 	if (klp) {
@@ -257,6 +257,8 @@ static struct symbol *external(struct emitter *em, struct symbol *sym)
 	} else {
 		debugf("exported: %s", name);
 	}
+out:
+	free(name);
 	return o;
 }
 
@@ -402,7 +404,7 @@ static void emit_mcount_loc(struct emitter *em)
 
 		if (!is_func(sym) || !sym->include || !si(sym)->out)
 			continue;
-		at = c->arch->ftrace_call_offset(sym);
+		at = arch_ftrace_site(c->arch, sym);
 		if (at < 0)
 			continue;
 		if (!loc)

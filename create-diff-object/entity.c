@@ -108,24 +108,21 @@ struct symbol *entity_at(const struct section *sec, uint64_t off)
 	return NULL;
 }
 
+static bool has_role(const struct section *sec, enum section_role role)
+{
+	const struct special_section *row = sci(sec)->row;
+
+	return row && row->role == role;
+}
+
 bool is_init_section(const struct section *sec)
 {
-	return !strncmp(sec->name, ".init.", 6) ||
-	       !strncmp(sec->name, ".exit.", 6) ||
-	       !strncmp(sec->name, ".meminit.", 9) ||
-	       !strncmp(sec->name, ".initcall", 9);
+	return has_role(sec, SEC_INIT);
 }
 
 bool is_debug_section(const struct section *sec)
 {
-	return !strncmp(sec->name, ".debug_", 7) ||
-	       !strncmp(sec->name, ".rela.debug_", 12) ||
-	       !strcmp(sec->name, ".comment") ||
-	       !strncmp(sec->name, ".note", 5) ||
-	       !strncmp(sec->name, ".discard", 8) ||
-	       !strcmp(sec->name, ".llvm_addrsig") ||
-	       !strcmp(sec->name, ".eh_frame") ||
-	       !strncmp(sec->name, ".gnu.", 5);
+	return has_role(sec, SEC_DEBUG);
 }
 
 bool is_patch_source_section(const struct section *sec)
@@ -134,18 +131,19 @@ bool is_patch_source_section(const struct section *sec)
 }
 
 /*
- * The function a ".cold" piece was split from, or the function a
- * "__pfx_" padding symbol precedes: such pieces live and die with it.
+ * The function a ".cold" piece was split from, or the function a prefix
+ * (padding) symbol precedes: such pieces live and die with it.
  */
-static void find_parent(struct elf *elf, struct symbol *sym)
+static void find_parent(const struct cdo *c, struct elf *elf,
+			struct symbol *sym)
 {
-	const char *cold = strstr(sym->name, ".cold");
+	const char *cold = strstr(sym->name, ".cold"), *of;
 	char *pname;
 
 	if (!is_func(sym))
 		return;
-	if (!strncmp(sym->name, "__pfx_", 6)) {
-		pname = xstrdup(sym->name + 6);
+	if (arch_is_prefix_symbol(c->arch, sym->name, &of)) {
+		pname = xstrdup(of);
 	} else if (cold) {
 		pname = xstrdup(sym->name);
 		pname[cold - sym->name] = 0;
@@ -158,7 +156,7 @@ static void find_parent(struct elf *elf, struct symbol *sym)
 	free(pname);
 }
 
-void classify(struct cdo *c, struct elf *elf)
+static void classify_object(struct cdo *c, struct elf *elf)
 {
 	struct section *sec;
 	struct symbol *sym;
@@ -166,7 +164,8 @@ void classify(struct cdo *c, struct elf *elf)
 	for_each_sec(elf, sec) {
 		struct secinfo *s = xcalloc(1, sizeof(*s));
 
-		s->special = arch_special(c->arch, sec->name) != NULL;
+		s->row = section_index_find(c->sections, sec->name);
+		s->special = s->row && s->row->role == SEC_ENTRIES;
 		s->anonymous = true;
 		sec->priv = s;
 	}
@@ -183,7 +182,7 @@ void classify(struct cdo *c, struct elf *elf)
 		s->special_static = sym->type == STT_OBJECT &&
 				    is_local_sym(sym) &&
 				    is_special_static_name(sym->name);
-		find_parent(elf, sym);
+		find_parent(c, elf, sym);
 	}
 	for_each_sym(elf, sym) {
 		if (!sym->parent)
@@ -191,6 +190,12 @@ void classify(struct cdo *c, struct elf *elf)
 		si(sym)->sibling = si(sym->parent)->child;
 		si(sym->parent)->child = sym;
 	}
+}
+
+void classify(struct cdo *c)
+{
+	classify_object(c, c->orig);
+	classify_object(c, c->patched);
 }
 
 /* Free what classify() and the passes hung off the model. */

@@ -16,17 +16,9 @@
 #include "cdo.h"
 #include "lib/util.h"
 
-struct work {
-	struct symbol **syms;
-	size_t nsyms, cap;
-	struct section **secs;
-	size_t nsecs, scap;
-};
-
-static struct work work;
-
 void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 {
+	struct include_work *w = &c->work;
 	va_list ap;
 
 	if (sym->include)
@@ -38,23 +30,25 @@ void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 			si(sym)->why = NULL;
 		va_end(ap);
 	}
-	if (work.nsyms == work.cap) {
-		work.cap = work.cap ? work.cap * 2 : 64;
-		work.syms = xrealloc(work.syms, work.cap * sizeof(*work.syms));
+	if (w->nsyms == w->cap) {
+		w->cap = w->cap ? w->cap * 2 : 64;
+		w->syms = xrealloc(w->syms, w->cap * sizeof(*w->syms));
 	}
-	work.syms[work.nsyms++] = sym;
+	w->syms[w->nsyms++] = sym;
 }
 
-static void include_section(struct section *sec)
+static void include_section(struct cdo *c, struct section *sec)
 {
+	struct include_work *w = &c->work;
+
 	if (sec->include)
 		return;
 	sec->include = true;
-	if (work.nsecs == work.scap) {
-		work.scap = work.scap ? work.scap * 2 : 16;
-		work.secs = xrealloc(work.secs, work.scap * sizeof(*work.secs));
+	if (w->nsecs == w->scap) {
+		w->scap = w->scap ? w->scap * 2 : 16;
+		w->secs = xrealloc(w->secs, w->scap * sizeof(*w->secs));
 	}
-	work.secs[work.nsecs++] = sec;
+	w->secs[w->nsecs++] = sec;
 }
 
 static void walk_range(struct cdo *c, struct section *sec, uint64_t off,
@@ -96,9 +90,9 @@ static void find_chunks(struct cdo *c)
 	struct section *rela, *sec;
 	struct reloc *r;
 
-	if (c->chunks_found)
+	if (c->work.chunks_found)
 		return;
-	c->chunks_found = true;
+	c->work.chunks_found = true;
 	for_each_sec(c->patched, rela) {
 		if (!is_rela_section(rela) || is_debug_section(rela->base))
 			continue;
@@ -198,7 +192,7 @@ void include_target(struct cdo *c, const struct target *t, const char *user)
 			return;
 		}
 		if (!ts->special && !is_debug_section(t->sec))
-			include_section(t->sec);
+			include_section(c, t->sec);
 		return;
 	}
 	if (!s || !s->sec || s->include)
@@ -261,33 +255,25 @@ static void include_children(struct cdo *c, struct symbol *sym)
 		include_symbol(c, sym->parent, "its part %s changed", sym->name);
 }
 
+/* Walk out from everything queued until nothing new is needed. */
 void include_drain(struct cdo *c)
 {
-	while (work.nsyms || work.nsecs) {
-		if (work.nsyms) {
-			struct symbol *sym = work.syms[--work.nsyms];
+	struct include_work *w = &c->work;
+
+	while (w->nsyms || w->nsecs) {
+		if (w->nsyms) {
+			struct symbol *sym = w->syms[--w->nsyms];
 
 			include_children(c, sym);
 			walk_range(c, sym->sec, sym->offset, sym->size, sym->name);
 			continue;
 		}
 		{
-			struct section *sec = work.secs[--work.nsecs];
+			struct section *sec = w->secs[--w->nsecs];
 
 			walk_range(c, sec, 0, sec->size, sec->name);
 		}
 	}
-}
-
-static const char *change_reason(const struct symbol *sym)
-{
-	static char buf[64];
-
-	if (sym->status == NEW)
-		return "new";
-	snprintf(buf, sizeof(buf), "changed at offset 0x%lx",
-		 (unsigned long)(si(sym)->change_off < 0 ? 0 : si(sym)->change_off));
-	return buf;
 }
 
 void include(struct cdo *c)
@@ -298,8 +284,13 @@ void include(struct cdo *c)
 	for_each_sym(c->patched, sym) {
 		if (!is_entity(sym) || sym->status == SAME || si(sym)->ignored)
 			continue;
-		if (is_func(sym) && !is_init_section(sym->sec))
-			include_symbol(c, sym, "%s", change_reason(sym));
+		if (is_func(sym) && !is_init_section(sym->sec) &&
+		    sym->status == NEW)
+			include_symbol(c, sym, "new");
+		else if (is_func(sym) && !is_init_section(sym->sec))
+			include_symbol(c, sym, "changed at offset 0x%lx",
+				       (unsigned long)(si(sym)->change_off < 0 ?
+						       0 : si(sym)->change_off));
 		else if (sym->status == NEW && !is_local_sym(sym) &&
 			 !is_init_section(sym->sec))
 			include_symbol(c, sym, "new global");
@@ -308,13 +299,13 @@ void include(struct cdo *c)
 	for_each_sec(c->patched, sec)
 		if (!strncmp(sec->name, KPATCH_CALLBACKS_PREFIX,
 			     strlen(KPATCH_CALLBACKS_PREFIX)))
-			include_section(sec);
+			include_section(c, sec);
 	include_drain(c);
 }
 
-void include_free(void)
+void include_free(struct cdo *c)
 {
-	free(work.syms);
-	free(work.secs);
-	memset(&work, 0, sizeof(work));
+	free(c->work.syms);
+	free(c->work.secs);
+	memset(&c->work, 0, sizeof(c->work));
 }

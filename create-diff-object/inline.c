@@ -10,7 +10,8 @@
  * Here: where a function first changes, and the report. The first change
  * is the first offset where bytes or relocations differ from ORIG, except
  * that a forward jump whose only change is its displacement (it jumps over
- * code that grew or shrank) is not it. When the function's own code is the
+ * code that grew or shrank) is not it: the arch's branch_field_end() reads
+ * branches. When the function's own code is the
  * same, its first changed .cold/.part piece is looked at instead.
  * inline-dwarf.c finds the innermost inlined instance covering that place.
  */
@@ -59,56 +60,20 @@ static long first_reloc_diff(const struct cdo *c, const struct symbol *o,
 	return -1;
 }
 
-static int64_t disp(const unsigned char *c, unsigned int size)
-{
-	return size == 1 ? (int8_t)c[0] : (int32_t)target_get(false, c, 4);
-}
-
-/*
- * x86_64: a forward jump over the changed code has a new displacement
- * without being changed itself. When the difference at @i lies in the
- * rel8/rel32 field of such a jump in both (the bytes before @i are equal,
- * so one opcode check serves both), return the end of that field, else 0.
- * A heuristic without an instruction decoder: the report only.
- */
-static uint64_t jump_field_end(const struct symbol *o, const struct symbol *p,
-			       uint64_t i, uint64_t len)
-{
-	const unsigned char *a = o->sec->data + o->offset;
-	const unsigned char *b = p->sec->data + p->offset;
-	uint64_t s, end;
-	unsigned int size;
-
-	for (s = i; s + 3 >= i && s >= 1; s--) {
-		if (s == i && ((a[s - 1] & 0xf0) == 0x70 || a[s - 1] == 0xeb))
-			size = 1;
-		else if (a[s - 1] == 0xe9 ||
-			 (s >= 2 && a[s - 2] == 0x0f && (a[s - 1] & 0xf0) == 0x80))
-			size = 4;
-		else
-			continue;
-		end = s + size;
-		if (end > len || disp(a + s, size) <= 0 || disp(b + s, size) <= 0 ||
-		    end + disp(a + s, size) > o->size ||
-		    end + disp(b + s, size) > p->size)
-			continue;
-		return end;
-	}
-	return 0;
-}
-
 static uint64_t first_byte_diff(const struct cdo *c, const struct symbol *o,
 				const struct symbol *p, uint64_t len)
 {
 	const unsigned char *a = o->sec->data + o->offset;
 	const unsigned char *b = p->sec->data + p->offset;
-	bool x86 = c->arch->machine == EM_X86_64;
+	uint64_t (*branch_end)(const unsigned char *, uint64_t,
+			       const unsigned char *, uint64_t, uint64_t,
+			       uint64_t) = c->arch->branch_field_end;
 	uint64_t i, end;
 
 	for (i = 0; i < len; i++) {
 		if (a[i] == b[i])
 			continue;
-		end = x86 ? jump_field_end(o, p, i, len) : 0;
+		end = branch_end ? branch_end(a, o->size, b, p->size, i, len) : 0;
 		if (!end)
 			break;
 		i = end - 1;
@@ -180,7 +145,7 @@ static size_t collect_wants(const struct cdo *c, struct inline_want **wants)
 		}
 		for (ch = si(sym)->child; ch; ch = si(ch)->sibling) {
 			if (!is_func(ch) || ch->status != CHANGED ||
-			    !strncmp(ch->name, "__pfx_", 6))
+			    arch_is_prefix_symbol(c->arch, ch->name, NULL))
 				continue;
 			off = first_diff(c, ch);
 			if (off >= 0) {

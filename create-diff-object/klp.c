@@ -227,11 +227,10 @@ unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym)
 	return pos < 0 ? 0 : pos;
 }
 
-const char *klp_external_name(struct cdo *c, struct symbol *sym,
-			      bool *is_klp, unsigned long *sympos)
+char *klp_external_name(struct cdo *c, struct symbol *sym, bool *is_klp,
+			unsigned long *sympos)
 {
-	static char *buf;
-	char *obj;
+	char *obj, *name;
 	long pos;
 
 	/* the running kernel knows the symbol by its ORIG name (count.3) */
@@ -240,10 +239,10 @@ const char *klp_external_name(struct cdo *c, struct symbol *sym,
 	*is_klp = false;
 	*sympos = 0;
 	if (!is_local_sym(sym) && find_export(c, sym->name))
-		return sym->name;
+		return xstrdup(sym->name);
 	pos = find_sympos(c, sym->name, is_local_sym(sym));
 	if (pos == -1 && !sym->sec)
-		return sym->name;	/* defined elsewhere: assume exported */
+		return xstrdup(sym->name);	/* defined elsewhere: assume exported */
 	if (pos == -1) {
 		refuse(c, sym->name, "not found in %s's symbol table %s",
 		       c->parent, c->parent_symtab_path);
@@ -256,8 +255,7 @@ const char *klp_external_name(struct cdo *c, struct symbol *sym,
 	*is_klp = true;
 	*sympos = pos;
 	obj = klp_objname(c);
-	free(buf);
-	buf = xasprintf(KLP_SYM_PREFIX "%s.%s,%ld", obj, sym->name, pos);
+	name = xasprintf(KLP_SYM_PREFIX "%s.%s,%ld", obj, sym->name, pos);
 	free(obj);
-	return buf;
+	return name;
 }

@@ -16,6 +16,23 @@
 #include "cdo.h"
 #include "lib/util.h"
 
+/* The special-section table's entry-size variables, per architecture. */
+static void print_size_vars(FILE *f)
+{
+	const struct special_section *r;
+	const struct arch *a;
+	size_t i, n;
+
+	fprintf(f, "Entry sizes of special sections come from the environment (kpatch-struct-sizes):\n");
+	for (i = 0; (a = arch_nth(i)); i++) {
+		fprintf(f, "  %s:", a->name);
+		for (n = 0; (r = arch_row(a, n)); n++)
+			if (r->size_env)
+				fprintf(f, " %s", r->size_env);
+		fputc('\n', f);
+	}
+}
+
 static void usage(int code)
 {
 	fprintf(code ? stderr : stdout,
@@ -23,10 +40,9 @@ static void usage(int code)
 		"                          MODULE_SYMVERS PATCH_NAME OUTPUT.o\n"
 		"  PARENT_NAME     vmlinux or the name of the module the object belongs to\n"
 		"  PARENT_SYMTAB   `readelf -s --wide` of the parent\n"
-		"  MODULE_SYMVERS  the kernel's Module.symvers (may be /dev/null)\n"
-		"Entry sizes of special sections come from BUG_STRUCT_SIZE, EX_STRUCT_SIZE,\n"
-		"JUMP_STRUCT_SIZE, ALT_STRUCT_SIZE, PARA_STRUCT_SIZE, ORC_STRUCT_SIZE,\n"
-		"STATIC_CALL_STRUCT_SIZE and PRINTK_INDEX_STRUCT_SIZE in the environment.\n"
+		"  MODULE_SYMVERS  the kernel's Module.symvers (may be /dev/null)\n");
+	print_size_vars(code ? stderr : stdout);
+	fprintf(code ? stderr : stdout,
 		"Exit: 0 written, 1 bad input, 2 cannot be live-patched, 3 no function changed.\n");
 	exit(code);
 }
@@ -101,7 +117,8 @@ static int finish(struct cdo *c, int code)
 	unclassify(c->orig);
 	unclassify(c->patched);
 	klp_free(c);
-	include_free();
+	include_free(c);
+	section_index_free(c->sections);
 	elf_close(c->orig);
 	elf_close(c->patched);
 	free((char *)c->objname);
@@ -119,10 +136,33 @@ static unsigned int count_new(struct cdo *c)
 	return n;
 }
 
+/*
+ * The passes, in the order cdo.h describes. Each reads what the ones
+ * before it left on the model and in struct cdo; none calls another.
+ */
+static const struct pass {
+	const char *name;
+	void (*run)(struct cdo *c);
+} passes[] = {
+	{ "classify", classify },
+	{ "callsite", callsite_sections },
+	{ "parent", klp_load },
+	{ "directives", read_directives },
+	{ "correlate", correlate },
+	{ "compare", compare },
+	{ "propagate", propagate },
+	{ "inline", explain_inlined },
+	{ "include", include },
+	{ "special", special_sections },
+	{ "include-special", include_drain },
+	{ "verify", verify },
+};
+
 int main(int argc, char **argv)
 {
 	struct cdo c = { 0 };
 	char *base;
+	size_t i;
 
 	progname = "create-diff-object";
 	parse_args(&c, argc, argv);
@@ -133,19 +173,10 @@ int main(int argc, char **argv)
 	c.orig = elf_open(c.orig_path);
 	c.patched = elf_open(c.patched_path);
 	c.arch = arch_get(c.patched);
+	c.sections = section_index_new(c.arch);
 	check_pair(&c);
-	classify(&c, c.orig);
-	classify(&c, c.patched);
-	callsite_sections(&c, c.orig);
-	callsite_sections(&c, c.patched);
-	klp_load(&c);
-	read_directives(&c);
-	correlate(&c);
-	compare(&c);
-	explain_inlined(&c);
-	include(&c);
-	special_sections(&c);
-	verify(&c);
+	for (i = 0; i < ARRAY_SIZE(passes); i++)
+		passes[i].run(&c);
 	if (c.nr_refusals)
 		return finish(&c, EXIT_REFUSED);
 	if (!count_changed(&c)) {

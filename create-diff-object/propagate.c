@@ -21,7 +21,8 @@ static void propagate_children(struct cdo *c)
 		struct symbol *parent = p->parent;
 
 		if (!parent || p->status == SAME || parent->status != SAME ||
-		    !is_func(parent) || !strncmp(p->name, "__pfx_", 6))
+		    !is_func(parent) ||
+		    arch_is_prefix_symbol(c->arch, p->name, NULL))
 			continue;
 		parent->status = CHANGED;
 		si(parent)->change_off = 0;
@@ -44,7 +45,7 @@ static bool notrace_candidate(struct cdo *c, struct symbol *f)
 	return is_func(f) && f->status == CHANGED && is_local_sym(f) &&
 	       !f->parent && !si(f)->copied && !si(f)->forced &&
 	       !si(f)->ignored && !is_init_section(f->sec) &&
-	       c->arch->ftrace_call_offset(f) < 0;
+	       arch_ftrace_site(c->arch, f) < 0;
 }
 
 /* Candidates referred to from data (not from code or kernel tables). */
@@ -133,9 +134,15 @@ static bool patch_users(struct cdo *c)
 
 void propagate(struct cdo *c)
 {
+	struct symbol *p;
+
 	propagate_children(c);
 	do {
 		while (patch_users(c))
 			;
 	} while (mark_notrace_copies(c));
+	/* the final status, for ORIG's side too */
+	for_each_sym(c->patched, p)
+		if (p->twin)
+			p->twin->status = p->status;
 }

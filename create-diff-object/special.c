@@ -133,31 +133,24 @@ uint64_t infer_entry_size(struct section *sec, unsigned int owner_off,
  * used by included code is copied into the patch module, which registers
  * its own descriptors.
  */
-void callsite_sections(struct cdo *c, struct elf *elf)
+static void callsite_sections_of(struct cdo *c, struct elf *elf)
 {
 	struct section *sec;
 
 	for_each_sec(elf, sec) {
 		struct secinfo *s = sci(sec);
 
-		if (!strncmp(sec->name, ".data..Lubsan", 13)) {
-			s->callsite = true;
-		} else if (!strcmp(sec->name, ".toc")) {
-			/*
-			 * ppc64 TOC slots: 8-byte pointers that code loads
-			 * by offset. A slot is what it points to (offsets
-			 * move when a patch adds one); each use carries
-			 * its own slot into the output.
-			 */
-			s->callsite = true;
+		if (!s->row || s->row->role != SEC_CALLSITE)
+			continue;
+		s->callsite = true;
+		if (s->row->size) {
+			/* fixed slots (ppc64 .toc): a slot is what it points to */
 			if (!s->anonymous || !sec->size)
 				continue;
-			s->entsize = 8;
-			s->nent = (sec->size + 7) / 8;
+			s->entsize = s->row->size;
+			s->nent = (sec->size + s->entsize - 1) / s->entsize;
 			s->keep = xcalloc(s->nent + 1, sizeof(bool));
-		} else if (!strcmp(sec->name, "__dyndbg") ||
-			   !strcmp(sec->name, "__verbose")) {
-			s->callsite = true;
+		} else if (s->row->infer_size) {
 			if (!s->anonymous || !sec->size)
 				continue;
 			s->entsize = infer_entry_size(sec, 0, false);
@@ -170,15 +163,18 @@ void callsite_sections(struct cdo *c, struct elf *elf)
 	}
 }
 
+void callsite_sections(struct cdo *c)
+{
+	callsite_sections_of(c, c->orig);
+	callsite_sections_of(c, c->patched);
+}
+
 /* Places in string sections that included functions refer to. */
 struct strref {
 	struct hnode node;
 	const struct section *sec;
 	int64_t off;
 };
-
-static struct htable strrefs;
-static struct strref *strref_pool;
 
 static uint32_t strref_key(const struct section *sec, int64_t off)
 {
@@ -208,7 +204,7 @@ static size_t for_each_strref(struct cdo *c, struct strref *out)
 			if (out) {
 				out[count].sec = t.sec;
 				out[count].off = t.off;
-				htable_add(&strrefs, &out[count].node,
+				htable_add(&c->strrefs.index, &out[count].node,
 					   strref_key(t.sec, t.off));
 			}
 			count++;
@@ -219,17 +215,17 @@ static size_t for_each_strref(struct cdo *c, struct strref *out)
 
 static void collect_strrefs(struct cdo *c)
 {
-	htable_init(&strrefs);
-	strref_pool = xcalloc(for_each_strref(c, NULL) + 1,
-			      sizeof(*strref_pool));
-	for_each_strref(c, strref_pool);
+	htable_init(&c->strrefs.index);
+	c->strrefs.pool = xcalloc(for_each_strref(c, NULL) + 1,
+				  sizeof(*c->strrefs.pool));
+	for_each_strref(c, c->strrefs.pool);
 }
 
-static bool string_used(const struct target *t)
+static bool string_used(struct cdo *c, const struct target *t)
 {
 	struct strref *e;
 
-	htable_for_each(&strrefs, e, node, strref_key(t->sec, t->off))
+	htable_for_each(&c->strrefs.index, e, node, strref_key(t->sec, t->off))
 		if (e->sec == t->sec && e->off == t->off)
 			return true;
 	return false;
@@ -250,7 +246,7 @@ static bool data_owner_used(struct cdo *c, struct symbol *obj)
 	if (!r)
 		return false;
 	reloc_target(c, obj->sec, r, &t);
-	return t.sec && is_string_section(t.sec) && string_used(&t);
+	return t.sec && is_string_section(t.sec) && string_used(c, &t);
 }
 
 static bool owner_included(struct cdo *c, struct section *sec, uint64_t off,
@@ -330,7 +326,7 @@ void special_sections(struct cdo *c)
 
 		if (!sci(sec)->special || !sec->size)
 			continue;
-		d = arch_special(c->arch, sec->name);
+		d = sci(sec)->row;
 		select_entries(c, sec, d);
 	}
 	for_each_sec(c->patched, sec) {
@@ -338,11 +334,12 @@ void special_sections(struct cdo *c)
 
 		if (!sci(sec)->special || !sec->size)
 			continue;
-		d = arch_special(c->arch, sec->name);
+		d = sci(sec)->row;
 		if (d->companion)
 			follow_companion(c, sec, d);
 	}
-	include_drain(c);
-	htable_free(&strrefs);
-	free(strref_pool);
+	/* what the kept entries need is drained by the next pass */
+	htable_free(&c->strrefs.index);
+	free(c->strrefs.pool);
+	memset(&c->strrefs, 0, sizeof(c->strrefs));
 }

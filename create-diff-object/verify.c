@@ -116,7 +116,7 @@ static void verify_func(struct cdo *c, struct symbol *sym)
 		return;
 	}
 	if (sym->status == CHANGED && !sym->parent && !si(sym)->copied &&
-	    c->arch->ftrace_call_offset(sym) < 0)
+	    arch_ftrace_site(c->arch, sym) < 0)
 		refuse_func(c, sym, si(sym)->data_ref ?
 			    "no ftrace call site at its start (notrace), and data refers to it, so its callers cannot all be patched instead" :
 			    "no ftrace call site at its start (notrace or no -pg?), it cannot be patched");
@@ -157,38 +157,21 @@ static void verify_exports(struct cdo *c)
 			refuse(c, sym->name + 10, "export removed (cannot be live-patched)");
 }
 
-static const char *const known_prefixes[] = {
-	".text", ".data", ".bss", ".rodata", ".tdata", ".tbss", ".ref.",
-	".init.", ".exit.", ".meminit", ".initcall", "__ksymtab", "___ksymtab",
-	"__kstrtab", "__dyndbg", "__verbose", "__tracepoints", ".modinfo", ".kpatch.",
-	".klp.", "__jump_table", "__bug_table", "__ex_table", ".altinstr",
-	".note", ".comment", ".discard", ".llvm_addrsig", ".debug_", ".orc_",
-	"__mcount_loc", "__patchable_function_entries", ".smp_locks",
-	".parainstructions", ".static_call", ".retpoline_sites",
-	".return_sites", ".call_sites", ".ibt_endbr_seal", ".printk_index",
-	"__bpf_raw_tp_map", "_ftrace_events", "_ftrace_eval_map",
-	"__trace_printk_fmt", "__tracepoint_str", ".export_symbol",
-	".gnu.", ".eh_frame", ".symtab", ".strtab", ".shstrtab",
-};
-
 /*
- * Sections holding code, data and the tables the differ knows. Anything
- * else (a new __param entry, a test-suite table, ...) is a kernel
- * mechanism the differ cannot carry into a patch module.
+ * Sections holding code, data and the tables the differ knows: a row of
+ * the arch's special-section table. Anything else (a new __param entry, a
+ * test-suite table, ...) is a kernel mechanism the differ cannot carry into
+ * a patch module.
  */
 static bool section_understood(const struct section *sec)
 {
-	unsigned int i;
+	const struct special_section *row = sci(sec)->row;
 
 	if (sci(sec)->special || sci(sec)->ignored || sci(sec)->callsite ||
 	    is_rela_section(sec) ||
 	    is_text_section(sec) || !(sec->sh.sh_flags & SHF_ALLOC))
 		return true;
-	for (i = 0; i < ARRAY_SIZE(known_prefixes); i++)
-		if (!strncmp(sec->name, known_prefixes[i],
-			     strlen(known_prefixes[i])))
-			return true;
-	return false;
+	return row && row->role != SEC_REFUSED;
 }
 
 static bool section_changed(const struct section *p, const struct section *o)
@@ -214,14 +197,20 @@ static void verify_sections(struct cdo *c)
 	struct section *sec;
 
 	for_each_sec(c->patched, sec) {
+		const char *why;
+
 		if (section_understood(sec))
 			continue;
+		why = sci(sec)->row ? sci(sec)->row->why :
+		      "of a kind the differ does not understand";
 		if (!sec->twin)
 			sec->twin = find_section_by_name(c->orig, sec->name);
 		if (!sec->twin && sec->size)
-			refuse(c, sec->name, "new section of a kind the differ does not understand");
+			refuse(c, sec->name, "new section %s%s",
+			       sci(sec)->row ? "refused: " : "", why);
 		else if (sec->twin && section_changed(sec, sec->twin))
-			refuse(c, sec->name, "changed section of a kind the differ does not understand");
+			refuse(c, sec->name, "changed section %s%s",
+			       sci(sec)->row ? "refused: " : "", why);
 	}
 }
 

@@ -36,7 +36,7 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 echo "+ kpatch-build -s \$KSRC -c \$KCONFIG -v \$KVMLINUX -n cmdline -o ${OUT#"$ROOT"/} ${PATCH#"$ROOT"/}"
 t=$(date +%s)
 "$ROOT/kpatch-build/kpatch-build" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline -o "$OUT" "$PATCH" 2>&1 |
-	tee "$OUT/kpatch-build.log" | sed 's/^/    /'
+	tee "$OUT/kpatch-build.log" | sed -u 's/^/    /'
 [ "${PIPESTATUS[0]}" -eq 0 ] || die "kpatch-build failed (log $OUT/kpatch-build.log)"
 echo "livepatch-cmdline.ko built in $(( $(date +%s) - t ))s"
 

@@ -14,7 +14,7 @@ integration-env:
 integration-smoke:
 	$(INTEGRATION_DIR)/smoke.sh
 
-.PHONY: integration-ci integration-list integration-zoo
+.PHONY: integration-ci integration-list integration-zoo integration-farm
 
 # the boot-tested patch suite (integration/patches/): builds each patch with
 # kpatch-build, boots it, prints the results table and writes it to
@@ -43,3 +43,10 @@ integration-ci: deps all
 # unloaded in ONE boot; table in test/out/zoo/results.txt. ZOO_ONLY=01,07 runs a subset.
 integration-zoo: deps all
 	$(INTEGRATION_DIR)/zoo.sh $(if $(ZOO_ONLY),--only $(ZOO_ONLY))
+
+# compile farm and compiler cache: kpatch-build with CC="distcc gcc" (two distccd
+# daemons on 127.0.0.1; the original kernel built through them once per machine and
+# cached) and CC="ccache gcc", second patch, two concurrent runs, modules booted;
+# figures in test/out/farm/figures.txt
+integration-farm: deps all
+	$(INTEGRATION_DIR)/farm.sh

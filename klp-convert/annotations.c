@@ -110,8 +110,8 @@ static void check_symtab(struct klpc *k, const struct symbol *sym,
 }
 
 /* Record that @sym (in @obj, at @pos) becomes a klp symbol. */
-static void add_conv(struct klpc *k, const char *what, struct symbol *sym,
-		     struct klp_obj *obj, unsigned long pos, bool record)
+void klpc_add_conv(struct klpc *k, const char *what, struct symbol *sym,
+		   struct klp_obj *obj, unsigned long pos, bool record)
 {
 	struct klp_conv *c;
 	char *oname = NULL, *name;
@@ -239,7 +239,7 @@ static void read_table(struct klpc *k, struct section *sec)
 
 		snprintf(what, sizeof(what), "record at 0x%lx",
 			 (unsigned long)e[i]->offset);
-		add_conv(k, what, e[i]->sym, obj, pos, true);
+		klpc_add_conv(k, what, e[i]->sym, obj, pos, true);
 	}
 	free(e);
 }
@@ -268,7 +268,7 @@ void klpc_read_annotations(struct klpc *k)
 		if (!is_klp_sym_candidate(sym) || find_conv(k, sym))
 			continue;
 		split_klp_name(k, sym->name, &oname, &name, &pos);
-		add_conv(k, "its name", sym, known_obj(k, sym->name, oname),
+		klpc_add_conv(k, "its name", sym, known_obj(k, sym->name, oname),
 			 pos, false);
 		free(oname);
 		free(name);

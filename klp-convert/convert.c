@@ -26,6 +26,7 @@
 #include <string.h>
 #include "arch/arch.h"
 #include "klpc.h"
+#include "arch/arch.h"
 #include "lib/util.h"
 
 #define KLP_RELA_FLAGS	(SHF_ALLOC | SHF_INFO_LINK | SHF_RELA_LIVEPATCH)
@@ -126,12 +127,7 @@ static void rename_symbols(struct klpc *k)
 static void check_late_target(struct klpc *k, const struct klp_conv *c,
 			      const struct section *base)
 {
-	static const char *const early[] = {
-		"__jump_table", ".static_call_sites", ".altinstructions",
-		".parainstructions", ".retpoline_sites", ".return_sites",
-		".call_sites", ".orc_unwind_ip", "__ex_table", "__bug_table",
-	};
-	unsigned int i;
+	const struct special_section *row;
 
 	if (!strcmp(c->obj->name, KLP_VMLINUX))
 		return;
@@ -140,11 +136,11 @@ static void check_late_target(struct klpc *k, const struct klp_conv *c,
 		klpc_fail(k->path, c->sym->name,
 			  "referenced from %s, which is gone when module %s loads and the relocation is written",
 			  base->name, c->obj->name);
-	for (i = 0; i < ARRAY_SIZE(early); i++)
-		if (!strcmp(base->name, early[i]))
-			klpc_fail(k->path, c->sym->name,
-				  "referenced from special section %s, which the patch module's load consumes before module %s's relocations are written",
-				  base->name, c->obj->name);
+	row = arch_section(arch_get(k->elf), base->name);
+	if (row && row->early)
+		klpc_fail(k->path, c->sym->name,
+			  "referenced from special section %s, which the patch module's load consumes before module %s's relocations are written",
+			  base->name, c->obj->name);
 }
 
 /* The loader applies klp relocations with apply_relocate_add(): its types. */

@@ -22,10 +22,13 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: klp-convert [--symtab OBJ=FILE]... [--object OBJ]... IN.ko OUT.ko\n"
+		"usage: klp-convert [--symtab OBJ=FILE]... [--object OBJ]... [--symvers FILE]... IN.ko OUT.ko\n"
 		"  --symtab OBJ=FILE  readelf -s --wide of vmlinux or module OBJ: check\n"
-		"                     each symbol of OBJ exists and its sympos is unambiguous\n"
-		"  --object OBJ       the patch has a klp_object for module OBJ\n");
+		"                     each symbol of OBJ exists and its sympos is unambiguous;\n"
+		"                     an unexported undefined symbol no table names that is\n"
+		"                     unique there becomes a klp symbol (sympos 0)\n"
+		"  --object OBJ       the patch has a klp_object for module OBJ\n"
+		"  --symvers FILE     Module.symvers: the symbols it lists are exported\n");
 	exit(EXIT_BADINPUT);
 }
 
@@ -72,7 +75,8 @@ int main(int argc, char **argv)
 	struct klpc k = { 0 };
 	const char **symtabs = xcalloc(argc, sizeof(*symtabs));
 	const char **objects = xcalloc(argc, sizeof(*objects));
-	int nsym = 0, nobj = 0, i;
+	const char **symvers = xcalloc(argc, sizeof(*symvers));
+	int nsym = 0, nobj = 0, nsymvers = 0, i;
 	const char *out;
 
 	progname = "klp-convert";
@@ -85,6 +89,10 @@ int main(int argc, char **argv)
 			objects[nobj++] = argv[++i];
 		else if (!strncmp(argv[i], "--object=", 9))
 			objects[nobj++] = argv[i] + 9;
+		else if (!strcmp(argv[i], "--symvers") && i + 1 < argc)
+			symvers[nsymvers++] = argv[++i];
+		else if (!strncmp(argv[i], "--symvers=", 10))
+			symvers[nsymvers++] = argv[i] + 10;
 		else
 			usage();
 	}
@@ -105,6 +113,7 @@ int main(int argc, char **argv)
 	while (nobj)
 		add_object(&k, objects[--nobj]);
 	klpc_read_annotations(&k);
+	klpc_convert_unannotated(&k, symvers, nsymvers);
 	klpc_convert(&k);
 	elf_write(k.elf, out);
 	if (getenv("KLP_CONVERT_VERBOSE"))
@@ -115,5 +124,6 @@ int main(int argc, char **argv)
 	klpc_free(&k);
 	free(symtabs);
 	free(objects);
+	free(symvers);
 	return 0;
 }

@@ -9,8 +9,9 @@
 #
 # The sources include "klp-module-reloc.h" / "kpatch-macros.h" (this
 # directory's include/ is on the include path), carry
-# MODULE_INFO(livepatch, "Y"), and name every unexported symbol of the
-# running kernel they use in a KLP_MODULE_RELOC(obj) table. modpost runs with
+# MODULE_INFO(livepatch, "Y"), and name the unexported symbols of the
+# running kernel they use in a KLP_MODULE_RELOC(obj) table (those the target
+# has more than once at least; see below). modpost runs with
 # KBUILD_MODPOST_WARN=1 (set here, also for a plain make -C KDIR M=DIR, since
 # Makefile.modpost includes the module's Makefile): those symbols are
 # undefined at that point, which modpost would otherwise treat as an error. Instead, after klp-convert has
@@ -21,7 +22,16 @@
 #
 # Variables: KDIR (kernel build tree, default the running kernel's),
 # KLP_CONVERT (the tool), KLP_CONVERT_FLAGS (e.g. --symtab vmlinux=FILE,
-# --object MOD for a module target the patch has a klp_object for).
+# --object MOD for a module target the patch has a klp_object for),
+# KLP_VMLINUX (default $(KDIR)/vmlinux if there; empty: none).
+#
+# With the target's symbol table at hand, an unexported symbol the running
+# kernel has only once needs no KLP_MODULE_RELOC line: unless
+# KLP_CONVERT_FLAGS names a vmlinux symtab, the one of KLP_VMLINUX is made
+# (.vmlinux.symtab here) and given to klp-convert, which turns such symbols
+# into klp symbols with sympos 0 and refuses an ambiguous one, naming every
+# candidate. KDIR's Module.symvers and KBUILD_EXTRA_SYMBOLS say what is
+# exported (left to the module loader).
 
 ifneq ($(KERNELRELEASE),)
 # ---- kbuild's pass: compile flags only ----
@@ -38,6 +48,15 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 KLP_CONVERT ?= $(firstword $(wildcard $(KPATCH_KMOD)/../klp-convert/klp-convert) klp-convert)
 KLP_CONVERT_FLAGS ?=
 KLP_MODULES = $(patsubst %.o,%.ko,$(obj-m))
+KLP_VMLINUX ?= $(wildcard $(KDIR)/vmlinux)
+KLP_SYMTAB :=
+ifeq ($(filter vmlinux=% --symtab=vmlinux=%,$(KLP_CONVERT_FLAGS)),)
+ifneq ($(KLP_VMLINUX),)
+KLP_SYMTAB := $(CURDIR)/.vmlinux.symtab
+endif
+endif
+KLP_ALL_FLAGS = $(KLP_CONVERT_FLAGS) $(if $(KLP_SYMTAB),--symtab vmlinux=$(KLP_SYMTAB)) \
+	$(addprefix --symvers ,$(wildcard $(KDIR)/Module.symvers) $(KBUILD_EXTRA_SYMBOLS))
 
 .PHONY: all modules clean klp-convert-modules
 all: modules
@@ -48,14 +67,17 @@ modules:
 	@$(MAKE) --no-print-directory -f $(firstword $(MAKEFILE_LIST)) \
 		klp-convert-modules
 
+$(CURDIR)/.vmlinux.symtab: $(KLP_VMLINUX)
+	readelf -s --wide $< > $@.tmp && mv -f $@.tmp $@
+
 # Convert each livepatch module, then refuse undefined symbols nobody exports.
-klp-convert-modules:
+klp-convert-modules: $(KLP_SYMTAB)
 	@set -e; for ko in $(KLP_MODULES); do \
 		if ! readelf -p .modinfo $$ko | grep -q 'livepatch=Y$$'; then \
 			echo "  KLP     $$ko: no livepatch=Y in .modinfo, not converted"; \
 			continue; fi; \
 		echo "  KLP     $$ko"; \
-		$(KLP_CONVERT) $(KLP_CONVERT_FLAGS) $$ko $$ko.klp.tmp; \
+		$(KLP_CONVERT) $(KLP_ALL_FLAGS) $$ko $$ko.klp.tmp; \
 		mv -f $$ko.klp.tmp $$ko; \
 		readelf -s --wide $$ko | awk '$$7 == "UND" && $$8 != "" { print $$8 }' | \
 			sort -u > $$ko.undef; \
@@ -71,4 +93,5 @@ klp-convert-modules:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) KPATCH_KMOD=$(KPATCH_KMOD) clean
+	rm -f $(CURDIR)/.vmlinux.symtab
 endif

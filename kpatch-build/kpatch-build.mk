@@ -8,9 +8,10 @@ KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 all: kpatch-build-tools
 kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes
 
-$(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c
+# the structs it looks for are the special-section table's (arch/, in libkp.a)
+$(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c $(B)/libkp.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< -ldwarf -lelf -lz
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< $(B)/libkp.a -ldwarf -lelf -lz
 
 $(KPB_DIR)/kpatch-struct-sizes: $(B)/bin/kpatch-struct-sizes
 	cp -f $< $@

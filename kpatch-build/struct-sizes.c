@@ -4,45 +4,77 @@
  *
  *   kpatch-struct-sizes VMLINUX
  *
- * Prints one NAME=SIZE line per struct found (the environment variables
- * create-diff-object reads):
- *   BUG_STRUCT_SIZE          struct bug_entry
- *   EX_STRUCT_SIZE           struct exception_table_entry
- *   JUMP_STRUCT_SIZE         struct jump_entry
- *   ALT_STRUCT_SIZE          struct alt_instr
- *   PARA_STRUCT_SIZE         struct paravirt_patch_site
- *   ORC_STRUCT_SIZE          struct orc_entry
- *   STATIC_CALL_STRUCT_SIZE  struct static_call_site
- *   PRINTK_INDEX_STRUCT_SIZE struct pi_entry
+ * Prints one NAME=SIZE line per struct found: the environment variables
+ * create-diff-object reads, for the rows of the special-section table of
+ * vmlinux's architecture that take their entry size from a struct
+ * (arch/special.c, arch/<arch>/special.c: size_env, size_struct). On
+ * x86_64: BUG_STRUCT_SIZE (struct bug_entry), JUMP_STRUCT_SIZE, EX_, ALT_,
+ * PARA_, ORC_ and STATIC_CALL_STRUCT_SIZE.
  * Structs the kernel does not have (config off) are not printed.
  * Only the top-level DIEs of each compilation unit are visited, and the walk
  * stops as soon as every struct was found.
  * Exit: 0 ok (a warning on stderr when no struct was found), 1 error (no debug
  * info, bad file).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <gelf.h>
 #include <libdwarf/dwarf.h>
 #include <libdwarf/libdwarf.h>
+#include "arch/arch.h"
 
-static const struct {
-	const char *var;
-	const char *name;
-} wanted[] = {
-	{ "BUG_STRUCT_SIZE", "bug_entry" },
-	{ "EX_STRUCT_SIZE", "exception_table_entry" },
-	{ "JUMP_STRUCT_SIZE", "jump_entry" },
-	{ "ALT_STRUCT_SIZE", "alt_instr" },
-	{ "PARA_STRUCT_SIZE", "paravirt_patch_site" },
-	{ "ORC_STRUCT_SIZE", "orc_entry" },
-	{ "STATIC_CALL_STRUCT_SIZE", "static_call_site" },
-	{ "PRINTK_INDEX_STRUCT_SIZE", "pi_entry" },
-};
-#define NWANTED (sizeof(wanted) / sizeof(wanted[0]))
+/* The structs to look for, from the table: one per environment variable. */
+static const struct special_section *wanted[64];
+static unsigned int nwanted;
 
-static long long sizes[NWANTED];
+static long long sizes[64];
 static unsigned nfound;
+
+static uint16_t elf_machine(const char *path)
+{
+	GElf_Ehdr eh;
+	uint16_t m = EM_NONE;
+	Elf *e;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return EM_NONE;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && gelf_getehdr(e, &eh))
+		m = eh.e_machine;
+	elf_end(e);
+	close(fd);
+	return m;
+}
+
+/* The table's rows sized by a struct, once per variable. */
+static int collect_wanted(const char *vmlinux)
+{
+	const struct arch *arch = arch_for_machine(elf_machine(vmlinux));
+	const struct special_section *r;
+	unsigned int i;
+	size_t n;
+
+	if (!arch) {
+		fprintf(stderr, "kpatch-struct-sizes: %s: not an object of a supported architecture\n",
+			vmlinux);
+		return -1;
+	}
+	for (n = 0; (r = arch_row(arch, n)); n++) {
+		if (!r->size_struct || !r->size_env)
+			continue;
+		for (i = 0; i < nwanted; i++)
+			if (!strcmp(wanted[i]->size_env, r->size_env))
+				break;
+		if (i == nwanted && nwanted < sizeof(wanted) / sizeof(wanted[0]))
+			wanted[nwanted++] = r;
+	}
+	return 0;
+}
 
 static void visit(Dwarf_Debug dbg, Dwarf_Die die)
 {
@@ -57,8 +89,8 @@ static void visit(Dwarf_Debug dbg, Dwarf_Die die)
 		return;
 	if (dwarf_diename(die, &name, &err) != DW_DLV_OK)
 		return;
-	for (i = 0; i < NWANTED; i++) {
-		if (sizes[i] >= 0 || strcmp(name, wanted[i].name))
+	for (i = 0; i < nwanted; i++) {
+		if (sizes[i] >= 0 || strcmp(name, wanted[i]->size_struct))
 			continue;
 		if (dwarf_hasattr(die, DW_AT_declaration, &decl, &err) == DW_DLV_OK && decl)
 			break;
@@ -83,7 +115,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: kpatch-struct-sizes VMLINUX\n");
 		return 1;
 	}
-	for (i = 0; i < NWANTED; i++)
+	if (collect_wanted(argv[1]))
+		return 1;
+	for (i = 0; i < nwanted; i++)
 		sizes[i] = -1;
 #ifdef DW_LIBDWARF_VERSION_MAJOR
 	res = dwarf_init_path(argv[1], NULL, 0, DW_GROUPNUMBER_ANY, NULL, NULL, &dbg, &err);
@@ -97,7 +131,7 @@ int main(int argc, char **argv)
 					       : dwarf_errmsg(err));
 		return 1;
 	}
-	while (nfound < NWANTED) {
+	while (nfound < nwanted) {
 		Dwarf_Die cu = NULL, die = NULL, sib;
 
 		res = dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
@@ -120,15 +154,15 @@ int main(int argc, char **argv)
 		}
 		dwarf_dealloc(dbg, cu, DW_DLA_DIE);
 	}
-	if (nfound < NWANTED) {
+	if (nfound < nwanted) {
 		/* finish the CU iteration so libdwarf's state is consistent */
 		while (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 					      NULL, &next, NULL, &err) == DW_DLV_OK)
 			;
 	}
-	for (i = 0; i < NWANTED; i++)
+	for (i = 0; i < nwanted; i++)
 		if (sizes[i] >= 0)
-			printf("%s=%lld\n", wanted[i].var, sizes[i]);
+			printf("%s=%lld\n", wanted[i]->size_env, sizes[i]);
 #ifdef DW_LIBDWARF_VERSION_MAJOR
 	dwarf_finish(dbg);
 #else

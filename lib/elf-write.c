@@ -4,9 +4,9 @@
  * assigned afresh (locals first, as the ELF spec demands), the symbol,
  * string and relocation tables are regenerated from the model (in host
  * order; libelf translates them to the object's byte order, kept in the ELF
- * header's EI_DATA), and libelf lays out the file. The output goes to a temporary name that is renamed
- * over the target only once it is complete, so a failure never leaves a
- * half-written object behind.
+ * header's EI_DATA), and libelf lays out the file. The output goes to a
+ * temporary name that is renamed over the target only once it is complete,
+ * so a failure never leaves a half-written object behind.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -69,12 +69,19 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	suite integration-smoke integration/smoke.sh
 	# the demo patch built by kpatch-build and booted, plus one refusal
 	suite integration-ci make --no-print-directory integration-ci
+	# CC="distcc gcc" (two local daemons) and CC="ccache gcc"; the original kernel
+	# built through distcc is cached (once per machine, ~5 minutes)
+	suite integration-farm integration/farm.sh
 	# the whole boot-tested patch suite (about 80 s once the kernels are cached)
 	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
 		suite integration make --no-print-directory integration
 	# 30 more real-kernel patches, built and cycled in one boot
 	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
 		suite integration-zoo make --no-print-directory integration-zoo
+	# the runtime manager kpatch in the guest (load/list/info/unload, a pending transition)
+	suite kpatch-guest test/kpatch/run-guest-test.sh
+	# the Debian package: built, lintian, installed, the demo patch built with it and booted
+	[ -n "${SKIP_PACKAGE:-}" ] || suite package test/package/run.sh
 fi
 
 echo

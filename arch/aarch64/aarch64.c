@@ -105,7 +105,7 @@ static bool a64_entry_recorded(const struct symbol *func, uint64_t at)
 	return false;
 }
 
-static long a64_ftrace_call_offset(const struct symbol *func)
+static long a64_ftrace_site(const struct symbol *func)
 {
 	const struct section *sec = func->sec;
 	uint64_t at = func->offset;
@@ -170,31 +170,17 @@ static bool a64_klp_reloc_ok(unsigned int type)
 	}
 }
 
-static const struct special_section a64_special[] = {
-	/* bug_entry: addr disp, file disp, line (ignored), flags */
-	{ .name = "__bug_table", .size_env = "BUG_STRUCT_SIZE",
-	  .ignore_off = 8, .ignore_len = 2 },
-	{ .name = "__jump_table", .size_env = "JUMP_STRUCT_SIZE" },
-	{ .name = "__ex_table", .size_env = "EX_STRUCT_SIZE" },
-	{ .name = ".altinstructions", .size_env = "ALT_STRUCT_SIZE" },
-	{ .name = "__patchable_function_entries", .size = 8 },
-	{ .name = "__mcount_loc", .size = 8 },
-	{ .name = ".printk_index", .size = 8, .data_owner = true },
-	{ .name = NULL },
-};
+extern const struct special_section a64_special[];
 
 const struct arch arch_aarch64 = {
 	.name = "aarch64",
 	.machine = EM_AARCH64,
 	.r_abs64 = R_AARCH64_ABS64,
-	.r_pc32 = R_AARCH64_PREL32,
-	.r_none = R_AARCH64_NONE,
-	.fentry = NULL,
 	.special = a64_special,
 	.reloc_size = a64_reloc_size,
 	.reloc_is_pcrel = a64_reloc_is_pcrel,
 	.reloc_target = a64_reloc_target,
-	.ftrace_call_offset = a64_ftrace_call_offset,
+	.ftrace_site = a64_ftrace_site,
 	.klp_reloc_ok = a64_klp_reloc_ok,
 	.line_only_change = a64_line_only_change,
 };

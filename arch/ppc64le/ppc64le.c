@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppc64le (ELFv2): relocation types, the -mprofile-kernel ftrace entry
- * ("mflr r0; [std r0,16(r1);] bl _mcount" at the local entry point, which
- * st_other gives), the powerpc special sections of a 6.1 kernel (bug and
- * exception tables, jump labels, the CPU/MMU/firmware feature fixups and
- * the barrier fixup lists) and "li/lis rN, imm" feeding a __LINE__
- * argument.
+ * ("mflr r0; [std r0,16(r1);] bl _mcount" at the local entry point), the
+ * call sites the module loader cannot route, the klp relocation types and
+ * "li/lis rN, imm" feeding a __LINE__ argument. Its special sections (the
+ * TOC, feature and barrier fixups): special.c.
  *
  * ELFv2 addends are exact (S + A - P, P the field itself), so a
  * relocation's target is its addend. Code is read little-endian.
@@ -70,37 +69,42 @@ static uint32_t ppc_insn(const unsigned char *p)
 	return (uint32_t)target_get(false, p, 4);
 }
 
-#define PPC_MFLR_R0	0x7c0802a6u
-#define PPC_STD_R0_16	0xf8010010u	/* std r0,16(r1) */
+/*
+ * -mprofile-kernel: "mflr r0; [std r0,16(r1);] bl _mcount" at the local
+ * entry point, after the global entry's TOC setup when the function has
+ * one: "addis r2,r12,.TOC.@ha; addi r2,r2,.TOC.@l" (immediates 0 in the
+ * object) or, with -mcmodel=large, "ld r2,-8(r12); add r2,r2,r12" (the
+ * TOC offset stored before the function). Instructions in file
+ * (little-endian) order; longest first.
+ */
+#define PPC_TOC_SETUP	0x00, 0x00, 0x4c, 0x3c, 0x00, 0x00, 0x42, 0x38
+#define PPC_TOC_LOAD	0xf8, 0xff, 0x4c, 0xe8, 0x14, 0x62, 0x42, 0x7c
+#define PPC_MFLR_R0	0xa6, 0x02, 0x08, 0x7c
+#define PPC_STD_R0_16	0x10, 0x00, 0x01, 0xf8	/* std r0,16(r1) */
 
-/* The local entry point: what a call from the same TOC enters at. */
-static uint64_t ppc_local_entry(const struct symbol *func)
-{
-	unsigned int v = (func->other >> 5) & 7;
+static const unsigned char load_mflr_std[] = { PPC_TOC_LOAD, PPC_MFLR_R0, PPC_STD_R0_16 };
+static const unsigned char load_mflr[] = { PPC_TOC_LOAD, PPC_MFLR_R0 };
+static const unsigned char toc_mflr_std[] = { PPC_TOC_SETUP, PPC_MFLR_R0, PPC_STD_R0_16 };
+static const unsigned char toc_mflr[] = { PPC_TOC_SETUP, PPC_MFLR_R0 };
+static const unsigned char mflr_std[] = { PPC_MFLR_R0, PPC_STD_R0_16 };
+static const unsigned char mflr[] = { PPC_MFLR_R0 };
 
-	return v < 2 ? 0 : (uint64_t)((1u << v) >> 2) << 2;
-}
+static const struct ftrace_prologue ppc_prologues[] = {
+	{ load_mflr_std, sizeof(load_mflr_std) },
+	{ load_mflr, sizeof(load_mflr) },
+	{ toc_mflr_std, sizeof(toc_mflr_std) },
+	{ toc_mflr, sizeof(toc_mflr) },
+	{ mflr_std, sizeof(mflr_std) },
+	{ mflr, sizeof(mflr) },
+	{ NULL, 0 },
+};
 
-static long ppc_ftrace_call_offset(const struct symbol *func)
-{
-	const struct section *sec = func->sec;
-	uint64_t at = func->offset + ppc_local_entry(func);
-	uint64_t end = func->offset + func->size;
-	struct reloc *r;
-
-	if (!sec || !sec->data || end > sec->size || at + 8 > end)
-		return -1;
-	if (ppc_insn(sec->data + at) != PPC_MFLR_R0)
-		return -1;
-	at += 4;
-	if (at + 8 <= end && ppc_insn(sec->data + at) == PPC_STD_R0_16)
-		at += 4;
-	r = find_reloc_at(sec, at);
-	if (!r || !r->sym || r->type != R_PPC64_REL24 ||
-	    strcmp(r->sym->name, "_mcount"))
-		return -1;
-	return (long)(at - func->offset);
-}
+static const struct ftrace_pattern ppc_ftrace = {
+	.call = "_mcount",
+	.call_len = 4,
+	.reloc_off = 0,
+	.prologues = ppc_prologues,
+};
 
 #define PPC_NOP		0x60000000u
 
@@ -180,53 +184,17 @@ static bool ppc_klp_reloc_ok(unsigned int type)
 	       type == R_PPC64_REL24 || type == R_PPC64_NONE;
 }
 
-/*
- * Feature fixups: struct fixup_entry { mask, value, start_off, end_off,
- * alt_start_off, alt_end_off } (six longs); the offsets are relative to
- * the entry, the owner is the code at start_off. The barrier and flush
- * fixup lists hold one 8-byte offset per patched site.
- */
-#define FIXUP(n)	{ .name = n, .size_env = "FIXUP_STRUCT_SIZE", .owner_off = 16 }
-#define SITE_LIST(n)	{ .name = n, .size = 8 }
-
-static const struct special_section ppc_special[] = {
-	/* bug_entry: addr disp, file disp, line (ignored), flags */
-	{ .name = "__bug_table", .size_env = "BUG_STRUCT_SIZE",
-	  .ignore_off = 8, .ignore_len = 2 },
-	{ .name = "__jump_table", .size_env = "JUMP_STRUCT_SIZE" },
-	/*
-	 * exception_table_entry: s32 insn, s32 fixup, fixed by the arch; two
-	 * PC-relative words look alike, so the size cannot be inferred
-	 */
-	{ .name = "__ex_table", .size = 8 },
-	FIXUP("__ftr_fixup"),
-	FIXUP("__mmu_ftr_fixup"),
-	FIXUP("__fw_ftr_fixup"),
-	SITE_LIST("__lwsync_fixup"),
-	SITE_LIST("__stf_entry_barrier_fixup"),
-	SITE_LIST("__stf_exit_barrier_fixup"),
-	SITE_LIST("__rfi_flush_fixup"),
-	SITE_LIST("__barrier_nospec_fixup"),
-	SITE_LIST("__entry_flush_fixup"),
-	SITE_LIST("__uaccess_flush_fixup"),
-	SITE_LIST("__scv_entry_flush_fixup"),
-	/* __mcount_loc: recordmcount's, not the compiler's; the differ writes it */
-	{ .name = ".printk_index", .size = 8, .data_owner = true },
-	{ .name = NULL },
-};
+extern const struct special_section ppc_special[];
 
 const struct arch arch_ppc64le = {
 	.name = "ppc64le",
 	.machine = EM_PPC64,
 	.r_abs64 = R_PPC64_ADDR64,
-	.r_pc32 = R_PPC64_REL32,
-	.r_none = R_PPC64_NONE,
-	.fentry = "_mcount",
 	.special = ppc_special,
 	.reloc_size = ppc_reloc_size,
 	.reloc_is_pcrel = ppc_reloc_is_pcrel,
 	.reloc_target = ppc_reloc_target,
-	.ftrace_call_offset = ppc_ftrace_call_offset,
+	.ftrace = &ppc_ftrace,
 	.klp_reloc_ok = ppc_klp_reloc_ok,
 	.call_site = ppc_call_site,
 	.differ_writes_mcount_loc = true,

@@ -87,7 +87,7 @@ static bool s390_entry_recorded(const struct symbol *func, uint64_t at)
 	return false;
 }
 
-static long s390_ftrace_call_offset(const struct symbol *func)
+static long s390_ftrace_site(const struct symbol *func)
 {
 	const struct section *sec = func->sec;
 	uint64_t at = func->offset;
@@ -168,37 +168,17 @@ static bool s390_klp_reloc_ok(unsigned int type)
 	}
 }
 
-static const struct special_section s390_special[] = {
-	/* bug_entry: addr disp, file disp, line (ignored), flags */
-	{ .name = "__bug_table", .size_env = "BUG_STRUCT_SIZE",
-	  .ignore_off = 8, .ignore_len = 2 },
-	{ .name = "__jump_table", .size_env = "JUMP_STRUCT_SIZE" },
-	{ .name = "__ex_table", .size_env = "EX_STRUCT_SIZE" },
-	/* alt_instr (packed): s32 instr, s32 repl, u16 facility, u8 len */
-	{ .name = ".altinstructions", .size_env = "ALT_STRUCT_SIZE" },
-	/* expolines: one s32 offset to each branch GCC routed through a thunk */
-	{ .name = ".s390_indirect_jump", .size = 4 },
-	{ .name = ".s390_indirect_call", .size = 4 },
-	{ .name = ".s390_indirect_branches", .size = 4 },
-	{ .name = ".s390_return_reg", .size = 4 },
-	{ .name = ".s390_return_mem", .size = 4 },
-	{ .name = "__mcount_loc", .size = 8 },
-	{ .name = ".printk_index", .size = 8, .data_owner = true },
-	{ .name = NULL },
-};
+extern const struct special_section s390_special[];
 
 const struct arch arch_s390x = {
 	.name = "s390x",
 	.machine = EM_S390,
 	.r_abs64 = R_390_64,
-	.r_pc32 = R_390_PC32,
-	.r_none = R_390_NONE,
-	.fentry = "__fentry__",
 	.special = s390_special,
 	.reloc_size = s390_reloc_size,
 	.reloc_is_pcrel = s390_reloc_is_pcrel,
 	.reloc_target = s390_reloc_target,
-	.ftrace_call_offset = s390_ftrace_call_offset,
+	.ftrace_site = s390_ftrace_site,
 	.klp_reloc_ok = s390_klp_reloc_ok,
 	.line_only_change = s390_line_only_change,
 };

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * x86_64: relocation types, the fentry prologue, the special sections of a
- * 6.1 kernel and just enough instruction decoding to find where a
- * RIP-relative operand ends and to recognise "mov $imm32, %reg" feeding a
- * __LINE__ argument.
+ * x86_64: relocation types, the fentry prologue, and just enough
+ * instruction decoding to find where a RIP-relative operand ends, to
+ * recognise "mov $imm32, %reg" feeding a __LINE__ argument and to read a
+ * jump's displacement for the inline report. Its special sections:
+ * special.c.
  */
 #include <string.h>
 #include "arch/arch.h"
@@ -116,25 +117,20 @@ static int64_t x86_reloc_target(const struct section *sec,
 	return (int64_t)((uint64_t)r->addend + size);
 }
 
-static long x86_ftrace_call_offset(const struct symbol *func)
-{
-	static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
-	const struct section *sec = func->sec;
-	uint64_t at = func->offset;
-	struct reloc *r;
+/* "call __fentry__" (or the 5-byte nop it becomes), after endbr64 with IBT */
+static const unsigned char endbr64[] = { 0xf3, 0x0f, 0x1e, 0xfa };
 
-	if (!sec || !sec->data)
-		return -1;
-	if (func->size >= 9 && !memcmp(sec->data + at, endbr64, 4))
-		at += 4;
-	/* "call __fentry__", or the 5-byte nop it is turned into */
-	if (at + 5 > func->offset + func->size)
-		return -1;
-	r = find_reloc_at(sec, at + 1);
-	if (!r || !r->sym || strcmp(r->sym->name, "__fentry__"))
-		return -1;
-	return (long)(at - func->offset);
-}
+static const struct ftrace_prologue x86_prologues[] = {
+	{ endbr64, sizeof(endbr64) },
+	{ NULL, 0 },
+};
+
+static const struct ftrace_pattern x86_ftrace = {
+	.call = "__fentry__",
+	.call_len = 5,
+	.reloc_off = 1,
+	.prologues = x86_prologues,
+};
 
 /*
  * Is [i, i+4) the imm32 of a "mov $imm32, %reg" (b8+r, REX.B b8+r, or
@@ -208,47 +204,56 @@ static bool x86_klp_reloc_ok(unsigned int type)
 	}
 }
 
-/* Entry sizes come from the kernel's structs, via the environment. */
-#define SIZED(n, env)	{ .name = n, .size_env = env }
-#define FIXED(n, sz)	{ .name = n, .size = sz }
+static int64_t disp(const unsigned char *c, unsigned int size)
+{
+	return size == 1 ? (int8_t)c[0] : (int32_t)target_get(false, c, 4);
+}
 
-static const struct special_section x86_special[] = {
-	/* bug_entry: addr disp, file disp, line (ignored), flags */
-	{ .name = "__bug_table", .size_env = "BUG_STRUCT_SIZE",
-	  .ignore_off = 8, .ignore_len = 2 },
-	SIZED("__jump_table", "JUMP_STRUCT_SIZE"),
-	SIZED("__ex_table", "EX_STRUCT_SIZE"),
-	SIZED(".altinstructions", "ALT_STRUCT_SIZE"),
-	SIZED(".parainstructions", "PARA_STRUCT_SIZE"),
-	SIZED(".static_call_sites", "STATIC_CALL_STRUCT_SIZE"),
-	FIXED(".orc_unwind_ip", 4),
-	/* no relocations: entry i describes .orc_unwind_ip's entry i */
-	{ .name = ".orc_unwind", .size_env = "ORC_STRUCT_SIZE",
-	  .companion = ".orc_unwind_ip" },
-	FIXED(".smp_locks", 4),
-	FIXED("__mcount_loc", 8),
-	FIXED("__patchable_function_entries", 8),
-	FIXED(".retpoline_sites", 4),
-	FIXED(".return_sites", 4),
-	FIXED(".call_sites", 4),
-	FIXED(".ibt_endbr_seal", 4),
-	/* pointers to pi_entry objects, which point at the format strings */
-	{ .name = ".printk_index", .size = 8, .data_owner = true },
-	{ .name = NULL },
-};
+/*
+ * A forward jump over the changed code has a new displacement without
+ * being changed itself. When the difference at @i lies in the rel8/rel32
+ * field of such a jump (jcc, jmp) in both (the bytes before @i are equal,
+ * so one opcode check serves both), return the end of that field, else 0.
+ * A heuristic without an instruction decoder: the report only.
+ */
+static uint64_t x86_branch_field_end(const unsigned char *a, uint64_t alen,
+				     const unsigned char *b, uint64_t blen,
+				     uint64_t i, uint64_t len)
+{
+	uint64_t s, end;
+	unsigned int size;
+
+	for (s = i; s + 3 >= i && s >= 1; s--) {
+		if (s == i && ((a[s - 1] & 0xf0) == 0x70 || a[s - 1] == 0xeb))
+			size = 1;
+		else if (a[s - 1] == 0xe9 ||
+			 (s >= 2 && a[s - 2] == 0x0f && (a[s - 1] & 0xf0) == 0x80))
+			size = 4;
+		else
+			continue;
+		end = s + size;
+		if (end > len || disp(a + s, size) <= 0 || disp(b + s, size) <= 0 ||
+		    end + disp(a + s, size) > alen ||
+		    end + disp(b + s, size) > blen)
+			continue;
+		return end;
+	}
+	return 0;
+}
+
+extern const struct special_section x86_special[];
 
 const struct arch arch_x86_64 = {
 	.name = "x86_64",
 	.machine = EM_X86_64,
 	.r_abs64 = R_X86_64_64,
-	.r_pc32 = R_X86_64_PC32,
-	.r_none = R_X86_64_NONE,
-	.fentry = "__fentry__",
 	.special = x86_special,
+	.ftrace = &x86_ftrace,
+	.prefix_symbol = "__pfx_",
 	.reloc_size = x86_reloc_size,
 	.reloc_is_pcrel = x86_reloc_is_pcrel,
 	.reloc_target = x86_reloc_target,
-	.ftrace_call_offset = x86_ftrace_call_offset,
 	.klp_reloc_ok = x86_klp_reloc_ok,
 	.line_only_change = x86_line_only_change,
+	.branch_field_end = x86_branch_field_end,
 };

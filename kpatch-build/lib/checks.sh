@@ -108,10 +108,39 @@ check_config() {
 # compiler
 # "gcc (Debian 12.2.0-14) 12.2.0" -> "(Debian 12.2.0-14) 12.2.0" ; same for GCC: lines
 cc_ident() { local s=$1; s=${s#GCC: }; case $s in \(*) ;; *) s=${s#* };; esac; echo "$s"; }
+# The compiler behind the wrappers of a farm: CC="ccache gcc", "distcc gcc", a
+# masquerade link (/usr/lib/distcc/gcc -> distcc) or a bare wrapper (CC=distcc runs
+# cc). Its first --version line is the compiler's identity for the cache key and the
+# checks: the objects do not depend on the wrapper, and distcc names the compiler
+# by its target triplet (x86_64-linux-gnu-gcc), which must not make another key.
+CC_WRAPPERS=" ccache distcc icecc sccache "
+cc_is_wrapper() { local t; t=$(readlink -f "$1" 2>/dev/null) && [[ $CC_WRAPPERS == *" ${t##*/} "* ]]; }
+cc_real() {
+	local -a words dirs
+	local w d
+	read -ra words <<< "$1"
+	while [ ${#words[@]} -gt 0 ] && [[ $CC_WRAPPERS == *" ${words[0]##*/} "* ]]; do
+		words=("${words[@]:1}")
+	done
+	[ ${#words[@]} -gt 0 ] || words=(cc)
+	w=$(command -v "${words[0]}" 2>/dev/null) || { echo "${words[*]}"; return; }
+	if cc_is_wrapper "$w"; then	# masquerade link: the same name further down PATH
+		IFS=: read -ra dirs <<< "$PATH"
+		for d in "${dirs[@]}"; do
+			[ -x "$d/${w##*/}" ] && ! cc_is_wrapper "$d/${w##*/}" && { words[0]=$d/${w##*/}; break; }
+		done
+	fi
+	echo "${words[*]}"
+}
 check_compiler() {
 	CC_CMD=${CC:-gcc}
-	CC_FIRST=$($CC_CMD --version 2>/dev/null | head -n1) || true
-	[ -n "$CC_FIRST" ] || die "compiler '$CC_CMD' not found or not runnable (set CC)"
+	CC_REAL=$(cc_real "$CC_CMD")
+	$CC_CMD --version > /dev/null 2>&1 || die "compiler '$CC_CMD' not found or not runnable (set CC)"
+	CC_FIRST=$($CC_REAL --version 2>/dev/null | head -n1) || true
+	[ -n "$CC_FIRST" ] || die "compiler '$CC_REAL' (of CC='$CC_CMD') not found or not runnable (set CC)"
+	# kpatch-cc holds every patched object to it (a farm host with another compiler)
+	CC_IDENT=$(cc_ident "$CC_FIRST")
+	export KPATCH_CC_IDENT=$CC_IDENT
 	if [ $SKIP_CC_CHECK = 0 ]; then
 		want=$(unquote "$(cfg CC_VERSION_TEXT)")
 		if [ -n "$want" ] && [ "$(cc_ident "$want")" != "$(cc_ident "$CC_FIRST")" ]; then

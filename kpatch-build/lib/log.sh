@@ -22,6 +22,7 @@ elapsed() {
 }
 step() {
 	STEP=$1
+	report_step "$1"
 	printf '%s: [%5ss] %s\n' "$TOOLNAME" "$(elapsed)" "$1"
 	if [ -n "$LOG" ]; then
 		printf '=== [%ss] %s\n' "$(elapsed)" "$1" >> "$LOG"
@@ -31,6 +32,7 @@ step() {
 # step_quiet: start a step without printing it (step_show prints its outcome)
 step_quiet() {
 	STEP=$1
+	report_step "$1"
 	if [ -n "$LOG" ]; then
 		printf '=== [%ss] %s\n' "$(elapsed)" "$1" >> "$LOG"
 		STEP_LINE=$(wc -l < "$LOG")
@@ -38,10 +40,11 @@ step_quiet() {
 }
 step_show() { printf '%s: [%5ss] %s\n' "$TOOLNAME" "$(elapsed)" "$1"; [ -z "$LOG" ] || echo "$1" >> "$LOG"; }
 info() { printf '%s: [%5ss]   %s\n' "$TOOLNAME" "$(elapsed)" "$*"; [ -z "$LOG" ] || echo "$*" >> "$LOG"; }
-warn() { echo "$TOOLNAME: warning: $*" >&2; [ -z "$LOG" ] || echo "warning: $*" >> "$LOG"; }
+warn() { echo "$TOOLNAME: warning: $*" >&2; report_fact warning "$*"; [ -z "$LOG" ] || echo "warning: $*" >> "$LOG"; }
 # die: one-line error, no log excerpt (checks before building)
 die() {
 	echo "$TOOLNAME: error: $*" >&2
+	report_error "$*"
 	[ -z "$LOG" ] || echo "error: $*" >> "$LOG"
 	[ -z "$LOG" ] || [ ! -s "$LOG" ] || echo "$TOOLNAME: log: $LOG" >&2
 	exit 1
@@ -50,6 +53,7 @@ die() {
 fail() {
 	local msg=$1 n
 	echo "$TOOLNAME: error: ${STEP:-setup}: $msg" >&2
+	report_error "$msg"
 	if [ -n "$LOG" ] && [ -f "$LOG" ]; then
 		echo "error: ${STEP:-setup}: $msg" >> "$LOG"
 		n=$(( $(wc -l < "$LOG") - STEP_LINE ))
@@ -81,11 +85,13 @@ cleanup() {
 	local pid
 	local mypg
 	mypg=$(cut -d' ' -f5 /proc/$$/stat 2>/dev/null)
+	[ -z "${PROGRESS_PID:-}" ] || kill "$PROGRESS_PID" 2>/dev/null
 	for pid in ${BUILD_PID:-} "${PIDS[@]}"; do
 		[ -n "$pid" ] && [ "$pid" != "${mypg:-}" ] && [ "$pid" != $$ ] || continue
 		kill -TERM -- "-$pid" 2>/dev/null
 	done
 	wait 2>/dev/null
+	report_write "$rc"	# (reads the differ's outputs in the scratch directory)
 	if [ -n "$SCRATCH" ] && [ -d "$SCRATCH" ]; then
 		if [ $KEEP_SCRATCH = 1 ]; then
 			echo "$TOOLNAME: scratch directory kept: $SCRATCH" >&2

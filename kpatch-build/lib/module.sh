@@ -56,6 +56,7 @@ read_parent_data() {
 	vid=$(stat -c '%n %s %Y' "$VMLINUX" | sha256sum | cut -c1-16)
 	PCACHE=$KB_CACHE/parent/$vid
 	mkdir -p "$PCACHE"
+	[ -s "$PCACHE/vmlinux.symtab" ] && [ -f "$PCACHE/struct-sizes" ] && STEP_CACHED=1
 	if [ ! -s "$PCACHE/vmlinux.symtab" ]; then
 		readelf -s --wide "$VMLINUX" > "$PCACHE/vmlinux.symtab.$$" 2>>"$LOG" &&
 			mv "$PCACHE/vmlinux.symtab.$$" "$PCACHE/vmlinux.symtab" || fail "readelf -s $VMLINUX failed"
@@ -83,11 +84,12 @@ diff_objects() {
 		step_quiet "diffing $o"
 		symtab=$(parent_symtab "$p") || fail "cannot find the booted module $p.ko for $o (looked in $KOBJ and /lib/modules)"
 		out=$SCRATCH/diff/${o//\//__}
-		cdo_args=(); [ $DEBUG = 1 ] && cdo_args=(--debug)
+		cdo_args=(); { [ $DEBUG = 1 ] || report_wanted; } && cdo_args=(--debug)
 		echo "+ $CDO ${cdo_args[*]} $orig_o $patched_o $pname $symtab $SYMVERS $MODNAME $out" >> "$LOG"
 		cdo_out=$("$CDO" "${cdo_args[@]}" "$orig_o" "$patched_o" "$pname" "$symtab" "$SYMVERS" "$MODNAME" "$out" 2>&1 < /dev/null)
 		rc=$?
 		echo "$cdo_out" >> "$LOG"
+		report_object "$o" "$p" "$rc" "$cdo_out" "$out"
 		case $rc in
 		0)
 			nf=$(readelf -SW "$out" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] \.kpatch\.funcs  *[A-Z_]*  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p' | head -n1)
@@ -151,7 +153,7 @@ convert_klp() {
 	step "converting klp relocations"
 	KLPC=$(find_tool klp-convert) || fail "klp-convert not found (run 'make' in the kpatch-ng tree)"
 	final=$SCRATCH/$MODNAME.ko
-	klpc_args=()
+	klpc_args=(--symvers "$KOBJ/Module.symvers")	# (exported: left to the loader)
 	for p in "${!PARENTS[@]}"; do
 		klpc_args+=(--symtab "$p=${PARENTS[$p]}")
 		[ "$p" = vmlinux ] || klpc_args+=(--object "$p")

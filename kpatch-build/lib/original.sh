@@ -20,7 +20,9 @@ orig_cache_key() {
 		echo "source $SRCDIR $kver $(stat -c '%s %Y' "$SRCDIR/Makefile")"
 		ls -1 "$SRCDIR" | grep '^localversion' | while read -r f; do echo "$f $(cat "$SRCDIR/$f")"; done
 		echo "targets ${TARGETS[*]}"
-		$CC_CMD --version 2>&1 | head -n1
+		# the compiler's identity, not its name (gcc, gcc-12, cc, distcc's
+		# x86_64-linux-gnu-gcc): "gcc " + it is the line plain gcc gave before
+		echo "gcc $CC_IDENT"
 		sha256sum < "$CONFIG"
 	} | sha256sum | cut -c1-16)
 	ORIG=$KB_CACHE/orig/$CACHE_KEY
@@ -39,7 +41,7 @@ orig_cache_key() {
 
 # ---------------------------------------------------------------- original build (cached)
 build_original() {
-	local blog=$ORIG/build.log t0=$SECONDS
+	local blog=$ORIG/build.log t0=$SECONDS started
 	mkdir -p "$OBJ"
 	if [ -f "$OBJ/.config" ] && [ -z "${REFRESH:-}" ]; then
 		info "resuming an interrupted build in $OBJ (kbuild rebuilds what is incomplete)"
@@ -57,19 +59,39 @@ build_original() {
 	echo "build log: $blog" >> "$LOG"
 	local mk=(make -C "$SRCDIR" O="$OBJ" ${CC:+CC="$CC_CMD"})
 	{ echo "+ ${mk[*]} olddefconfig"; "${mk[@]}" olddefconfig; } >> "$blog" 2>&1 || return 1
-	if ! cmp -s <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config"); then
-		warn "olddefconfig changed the configuration (source and config do not match?): $(diff <(grep '^CONFIG_' "$CONFIG") <(grep '^CONFIG_' "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
+	# (CC_VERSION_TEXT is the wrapper's --version line: distcc says x86_64-linux-gnu-gcc)
+	if ! cmp -s <(config_lines "$CONFIG") <(config_lines "$OBJ/.config"); then
+		warn "olddefconfig changed the configuration (source and config do not match?): $(diff <(config_lines "$CONFIG") <(config_lines "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
 	fi
 	echo "+ ${mk[*]} -j$JOBS KCFLAGS=... ${TARGETS[*]}" >> "$blog"
-	# one kernel build at a time on this machine (2 cores: two at once only thrash)
-	setsid flock "$KPATCH_CACHE/.kernel-build.lock" \
+	# one kernel build at a time on this machine (2 cores: two at once only thrash);
+	# build_seconds counts from the moment the lock is held
+	# shellcheck disable=SC2016  # (sh -c's own $0 and $@)
+	setsid flock "$KPATCH_CACHE/.kernel-build.lock" sh -c 'date +%s > "$0" && exec "$@"' "$ORIG/.build-start" \
 		"${mk[@]}" -j"$JOBS" KCFLAGS="-ffunction-sections -fdata-sections" "${TARGETS[@]}" >> "$blog" 2>&1 &
 	BUILD_PID=$!
-	wait $BUILD_PID || { BUILD_PID=; return 1; }
+	progress_start "$BUILD_PID"
+	wait $BUILD_PID || { BUILD_PID=; progress_stop; return 1; }
 	BUILD_PID=
+	progress_stop
 	index_original || return 1
-	echo "build_seconds=$((SECONDS - t0))" >> "$ORIG/info"
+	orig_check_compilers || return 1
+	started=$(cat "$ORIG/.build-start" 2>/dev/null) || started=
+	[ -n "$started" ] || started=$(( $(date +%s) - SECONDS + t0 ))
+	echo "build_seconds=$(( $(date +%s) - started ))" >> "$ORIG/info"
 	echo "done $(date -u +%FT%TZ)" > "$MARKER.tmp" && mv "$MARKER.tmp" "$MARKER"
+}
+
+config_lines() { grep '^CONFIG_' "$1" | grep -v '^CONFIG_CC_VERSION_TEXT='; }
+# every compiler that went into vmlinux (its .comment: one line per distinct one) is
+# the kernel's: a farm host with another compiler would make objects that differ
+orig_check_compilers() {
+	local c
+	while read -r c; do
+		[ "$(cc_ident "$c")" = "$CC_IDENT" ] && continue
+		echo "original build: vmlinux .comment names '$c', not the kernel's compiler '$CC_FIRST' (a farm host with another compiler?)" >> "$ORIG/build.log"
+		return 1
+	done < <(readelf -p .comment "$OBJ/vmlinux" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | grep '^GCC: ')
 }
 
 # objects.idx: "<object> <source> <parent>" for every C object of the build;
@@ -97,6 +119,7 @@ index_original() {
 		echo "$o $src ${parent[$o]:--}"
 	done > "$ORIG/objects.idx.tmp" || return 1
 	mv "$ORIG/objects.idx.tmp" "$ORIG/objects.idx"
+	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info"	# (for progress_total)
 }
 
 # Readers share the lock for the whole run; a build takes it exclusively.

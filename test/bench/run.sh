@@ -14,7 +14,7 @@ cp "$CDO" "$work/create-diff-object"
 CDO=$work/create-diff-object
 CFLAGS="-O2 -pg -mfentry -mrecord-mcount -ffunction-sections -fdata-sections -mcmodel=kernel -fno-pic -mno-red-zone -fno-stack-protector -c"
 export BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16 \
-	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8 PRINTK_INDEX_STRUCT_SIZE=8
+	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
 
 # instructions executed (callgrind counts them exactly, whatever the load)
 instructions() {

@@ -22,7 +22,7 @@ readelf -sW "$KVMLINUX" > "$work/vmlinux.symtab"
 export $("$top/kpatch-build/kpatch-struct-sizes" "$KVMLINUX")
 # 6.1 struct sizes the DWARF may not name in a small config
 export BUG_STRUCT_SIZE=${BUG_STRUCT_SIZE:-12} JUMP_STRUCT_SIZE=${JUMP_STRUCT_SIZE:-16} \
-	PARA_STRUCT_SIZE=${PARA_STRUCT_SIZE:-16} PRINTK_INDEX_STRUCT_SIZE=${PRINTK_INDEX_STRUCT_SIZE:-8}
+	PARA_STRUCT_SIZE=${PARA_STRUCT_SIZE:-16}
 pass=0 fail=0
 while read -r o; do
 	"$CDO" "$o" "$o" vmlinux "$work/vmlinux.symtab" "$KSYMVERS" selfdiff \

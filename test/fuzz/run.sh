@@ -22,7 +22,7 @@ gcc -O2 -pg -mfentry -mrecord-mcount -ffunction-sections -fdata-sections \
 readelf -s --wide "$work/seed.o" > "$work/seed.symtab"
 export ASAN_OPTIONS=exitcode=99:detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=98
 export BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16 \
-	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8 PRINTK_INDEX_STRUCT_SIZE=8
+	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
 ok=1
 "$work/mutate-run" "$CDO" "$work/seed.o" "$work/seed.symtab" "$work" "$iters" || ok=0
 

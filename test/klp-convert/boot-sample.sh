@@ -6,17 +6,21 @@
 # back, and rmmod works (guest side: guest-sample.sh).
 # Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
 #
-#   test/klp-convert/boot-sample.sh [--timeout SECS] [--no-boot]
+#   test/klp-convert/boot-sample.sh [--timeout SECS] [--no-boot] [--no-table]
 # --no-boot: build, convert and check with readelf only (run-tests.sh uses it).
+# --no-table: the sample without its KLP_MODULE_RELOC table, built without
+# KLP_CONVERT_FLAGS: klp-module.mk gives klp-convert the symbol table of
+# $KOBJ/vmlinux, where saved_command_line is unique, so the result is the same.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
-tmo=180 boot=1
+tmo=180 boot=1 table=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--timeout) tmo=${2:?}; shift ;;
 	--no-boot) boot=0 ;;
-	*) echo "usage: boot-sample.sh [--timeout SECS] [--no-boot]" >&2; exit 2 ;;
+	--no-table) table=0 ;;
+	*) echo "usage: boot-sample.sh [--timeout SECS] [--no-boot] [--no-table]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -31,16 +35,29 @@ eval "$env"
 [ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
 
 out=$KPATCH_CACHE/klp-convert/sample
+[ $table = 1 ] || out=$out-no-table
 rm -rf "$out"
 mkdir -p "$out"
 cp "$HERE/sample/Makefile" "$HERE/sample/livepatch-sample.c" "$out/"
+if [ $table = 1 ]; then
+	flags="--symtab vmlinux=$out/vmlinux.symtab"
+	readelf -s --wide "$KVMLINUX" > "$out/vmlinux.symtab"
+else
+	# the table (struct KLP_MODULE_RELOC(vmlinux) ... };) goes
+	flags=
+	sed -i '/^struct KLP_MODULE_RELOC(vmlinux)/,/^};/d' "$out/livepatch-sample.c"
+	! grep -q '^struct KLP_MODULE_RELOC(' "$out/livepatch-sample.c" || die "removing the table failed"
+fi
 make -C "$out" KDIR="$KOBJ" KPATCH_KMOD="$ROOT/kmod" \
 	KLP_CONVERT="${KLP_CONVERT:-$ROOT/klp-convert/klp-convert}" \
-	KLP_CONVERT_FLAGS="--symtab vmlinux=$out/vmlinux.symtab" \
-	>"$out/build.log" 2>&1 < /dev/null &
-readelf -s --wide "$KVMLINUX" > "$out/vmlinux.symtab"
-wait $! || { tail -n 20 "$out/build.log" >&2; die "building the sample failed (log $out/build.log)"; }
+	KLP_CONVERT_FLAGS="$flags" >"$out/build.log" 2>&1 < /dev/null ||
+	{ tail -n 20 "$out/build.log" >&2; die "building the sample failed (log $out/build.log)"; }
 ko=$out/livepatch-sample.ko
+if [ $table = 0 ]; then
+	grep -qx "klp-convert: livepatch-sample.ko: saved_command_line: not exported, the only one in vmlinux: .klp.sym.vmlinux.saved_command_line,0" "$out/build.log" ||
+		die "klp-convert did not report converting the unannotated saved_command_line (log $out/build.log)"
+	[ -s "$out/.vmlinux.symtab" ] || die "klp-module.mk made no symbol table of $KOBJ/vmlinux"
+fi
 
 readelf -S --wide "$ko" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grep -q ' AIo ' ||
 	die "no .klp.rela.vmlinux..text section with flags AIo in $ko"

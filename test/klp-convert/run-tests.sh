@@ -171,6 +171,38 @@ if build symtab-not-readelf basic.c; then
 	fi
 fi
 
+# ---- unannotated undefined symbols, resolved through the --symtab tables ----
+# the "running kernel": two real objects with a static local_fn each (target*.c)
+begin unannotated-target
+if build target target1.c target2.c; then
+	readelf -s --wide "$T/target.ko" > "$T/target.symtab"
+	begin unannotated
+	if build unannotated unannotated.c && expect_ok unannotated --symtab vmlinux="$T/target.symtab"; then
+		o=$(out unannotated)
+		check "unique unexported counter: .klp.sym.vmlinux.counter,0 (0xff20)" is_livepatch_sym "$o" .klp.sym.vmlinux.counter,0
+		check "its relocation in .klp.rela.vmlinux..text" rela_has "$o" .klp.rela.vmlinux..text '\.klp\.sym\.vmlinux\.counter,0'
+		check "exported printk (__ksymtab_printk) stays undefined" sh -c "readelf -s -W '$o' | grep -qE ' UND printk$'"
+		check "undefined_here (in no table) stays undefined" sh -c "readelf -s -W '$o' | grep -qE ' UND undefined_here$'"
+		check "the conversion is named on stderr" grep -qx "klp-convert: $T/unannotated.ko: counter: not exported, the only one in vmlinux: .klp.sym.vmlinux.counter,0" "$T/err"
+	fi
+	begin unannotated-no-symtab
+	if expect_ok unannotated; then
+		check "without --symtab counter stays undefined" sh -c "readelf -s -W '$(out unannotated)' | grep -qE ' UND counter$'"
+	fi
+	begin unannotated-symvers
+	printf '0x00000000\tcounter\tvmlinux\tEXPORT_SYMBOL\t\n' > "$T/Module.symvers"
+	if expect_ok unannotated --symtab vmlinux="$T/target.symtab" --symvers "$T/Module.symvers"; then
+		check "listed in --symvers: counter stays undefined" sh -c "readelf -s -W '$(out unannotated)' | grep -qE ' UND counter$'"
+	fi
+	begin unannotated-ambiguous
+	build unannotated-amb unannotated-amb.c &&
+		expect_err unannotated-amb 'local_fn: not exported and not in a KLP_MODULE_RELOC table, and ambiguous: 2 candidates: local_fn,1 in vmlinux file target1.c; local_fn,2 in vmlinux file target2.c; name the one you mean in a KLP_MODULE_RELOC\(vmlinux\) table with its sympos$' \
+		--symtab vmlinux="$T/target.symtab"
+	begin unannotated-two-objects
+	expect_err unannotated 'counter: not exported .* ambiguous: 2 candidates: counter,0 in vmlinux \(global\); counter,0 in other_mod \(global\);' \
+		--symtab vmlinux="$T/target.symtab" --symtab other-mod="$T/target.symtab"
+fi
+
 begin module
 if build module module.c && expect_ok module --object my-mod; then
 	o=$(out module)
@@ -332,6 +364,24 @@ mk_strict() {
 	grep -q '^klp-module.mk: livepatch-sample.ko: kp_not_exported: undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table$' "$d/log" ||
 		{ cat "$d/log"; return 1; }
 }
+# the sample without its table, referring also to s_show, which vmlinux has
+# several of: klp-convert (given vmlinux's table by klp-module.mk) names them all
+mk_ambiguous() {
+	local d=$T/mk-ambiguous
+	eval "$("$ROOT/integration/kernel-cache.sh" --no-build --print-env)"
+	mkdir -p "$d" && cp "$HERE/sample/Makefile" "$d/"
+	sed -e '/^struct KLP_MODULE_RELOC(vmlinux)/,/^};/d' \
+	    -e 's/^static int sample_cmdline_show/extern int s_show(void *, void *);\n&/' \
+	    -e 's/seq_printf(m, "%s livepatch=1\\n", saved_command_line);/seq_printf(m, "%s %p\\n", saved_command_line, s_show);/' \
+		"$HERE/sample/livepatch-sample.c" > "$d/livepatch-sample.c"
+	grep -q "saved_command_line, s_show)" "$d/livepatch-sample.c" || { echo "test source edit failed"; return 1; }
+	if make -C "$d" KDIR="$KOBJ" KPATCH_KMOD="$ROOT/kmod" KLP_CONVERT="$KLP_CONVERT" \
+		>"$d/log" 2>&1 </dev/null; then
+		echo "make succeeded"; return 1
+	fi
+	grep -E '^klp-convert: livepatch-sample.ko: s_show: not exported and not in a KLP_MODULE_RELOC table, and ambiguous: [0-9]+ candidates: s_show,1 in vmlinux file [^ ;]+\.c; s_show,2 in vmlinux file [^ ;]+\.c; .*name the one you mean in a KLP_MODULE_RELOC\(vmlinux\) table with its sympos$' "$d/log" ||
+		{ cat "$d/log"; return 1; }
+}
 if [ $kernel = 0 ]; then
 	echo "run-tests: NOTICE: kernel tests skipped (--no-kernel)"
 elif ! "$ROOT/integration/kernel-cache.sh" --no-build --print-env >/dev/null 2>&1; then
@@ -341,9 +391,15 @@ else
 		"$HERE/boot-sample.sh" --no-boot
 	kernel_suite klp-module-mk-strict "klp-module.mk refuses an unexported symbol missing from KLP_MODULE_RELOC" \
 		mk_strict
+	kernel_suite seed-sample-no-table "seed sample without its KLP_MODULE_RELOC table: klp-module.mk finds vmlinux, saved_command_line (unique) becomes .klp.sym.vmlinux.saved_command_line,0" \
+		"$HERE/boot-sample.sh" --no-table --no-boot
+	kernel_suite klp-module-mk-ambiguous "an unannotated name vmlinux has several of (s_show) is refused, every candidate named" \
+		mk_ambiguous
 	if [ $boot = 1 ]; then
 		kernel_suite seed-sample-boot "seed sample booted: <cmdline> livepatch=1, disable restores, rmmod" \
 			"$HERE/boot-sample.sh"
+		kernel_suite seed-sample-no-table-boot "seed sample without its table booted: <cmdline> livepatch=1, disable restores, rmmod" \
+			"$HERE/boot-sample.sh" --no-table
 		kernel_suite modsample-boot "module patch booted: .klp.rela.kobject_example written when the target loads later and when it is already there" \
 			"$HERE/boot-modsample.sh"
 		kernel_suite template-boot "template + klp-convert booted: replace on/off, callbacks, disable, rmmod" \

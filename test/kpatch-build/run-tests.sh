@@ -76,6 +76,7 @@ cp "$B/.config" "$B/config.good"
 cat > "$B/Makefile" <<'MK'
 # fake booted kbuild tree: make -C THIS M=DIR KPATCH_NAME=N [target]
 default:
+	@echo "template: KPATCH_REPLACE=$(KPATCH_REPLACE)"
 	printf 'livepatch=Y\0license=GPL\0' > $(M)/modinfo.bin
 	ld -r -o $(M)/linked.o $(M)/patch-objs.o
 	objcopy --add-section .modinfo=$(M)/modinfo.bin --set-section-flags .modinfo=alloc,readonly \
@@ -127,6 +128,12 @@ expect bad-jobs nz 'error: -j/--jobs needs a positive number' -j x "${STD[@]}" "
 expect zero-jobs nz 'error: -j/--jobs needs a positive number' -j 0 "${STD[@]}" "$T/p/cmdline.patch"
 expect missing-patch nz 'error: patch file .*/nope.patch not found' "${STD[@]}" "$T/p/nope.patch"
 expect oot-alone nz 'error: --oot-module and --oot-module-src go together' --oot-module "$T/x.ko" "${STD[@]}" "$T/p/cmdline.patch"
+expect attached-jobs nz "error: -j/--jobs needs a positive number, got '0'" -j0 "${STD[@]}" "$T/p/cmdline.patch"
+expect attached-cluster nz "error: -j/--jobs needs a positive number, got 'x'" -dRjx "${STD[@]}" "$T/p/cmdline.patch"
+expect unknown-short nz 'error: unknown option -q \(see -h\)' -dq "$T/p/cmdline.patch"
+expect ambiguous-long nz "error: option '--rep' is ambiguous" --rep x "$T/p/cmdline.patch"
+expect missing-arg-long nz 'error: option --name needs an argument' "$T/p/cmdline.patch" --name
+expect empty-arg nz 'error: option -n needs an argument' -n '' "$T/p/cmdline.patch"
 expect long-option-equals nz 'error: kernel config not found|error: config file /nonexistent not found' --config=/nonexistent -s "$S" -v "$B/vmlinux" "$T/p/cmdline.patch"
 expect bad-sourcedir nz "does not look like a kernel source tree" -s "$T" -c "$B/.config" -v "$B/vmlinux" "$T/p/cmdline.patch"
 expect bad-vmlinux nz "is not an ELF file" -s "$S" -c "$B/.config" -v "$B/.config" "$T/p/cmdline.patch"
@@ -332,6 +339,145 @@ if want fake-full-flow; then
 		skip fake-full-flow "create-diff-object or klp-convert not built"
 	fi
 fi
+if want getopt-forms; then
+	# kpatch's own scripts pass -j2, -dR; GNU getopt also takes -sDIR, --opt=V, --abbrev V
+	if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+		KPATCH_CACHE=$T/cache4 kpb -dRj1 -nclustered -s"$S" -c"$B/.config" --vmlin "$B/vmlinux" --out="$T/o" "$T/p/cmdline.patch"
+		lg=$(ls "$T"/cache4/kpatch-build/logs/clustered-*.log 2>/dev/null | head -n1)
+		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-clustered.ko" ] && grep -q 'scratch directory kept' "$OUT" &&
+			grep -q 'not cached: .*-j1,' "$OUT" && grep -q 'template: KPATCH_REPLACE=0' "$lg" &&
+			ok getopt-forms || ko getopt-forms "-dRj1 -nNAME -sDIR --vmlin --out= not parsed like getopt"
+		rm -rf "$T/cache4"
+	else
+		skip getopt-forms "create-diff-object or klp-convert not built"
+	fi
+fi
+# ------------------------------------------------------------------ reports, progress
+SCHEMA=$REPO/kpatch-build/report-schema.json
+VALIDATE=$HERE/validate-report.py
+# report_ok NAME FILE PYTHON-ASSERTIONS: FILE valid against the schema, and the
+# assertions (python3, the report is r) hold
+report_ok() {
+	local name=$1 f=$2 code=$3
+	"$VALIDATE" "$SCHEMA" "$f" >> "$OUT" 2>&1 || { ko "$name" "report does not validate"; return 1; }
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+def objs(): return {o["object"]: o for o in r["objects"]}
+exec(sys.argv[2])' "$f" "$code" >> "$OUT" 2>&1 || { ko "$name" "report content"; return 1; }
+	ok "$name"
+}
+mkpatch rich.patch fs/proc/cmdline.c 's/^int cmdline_proc_show/static __attribute__((noinline)) int cmdline_extra(struct seq_file *m) { seq_puts(m, "extra"); return 1; }\nint cmdline_proc_show/; s/\treturn 0;/\treturn cmdline_extra(m) - 1;/'
+mkpatch datainit.patch kernel/fork.c 's/^int nr_forks;/int nr_forks = 5;/; s/nr_forks++;/nr_forks += 2;/'
+if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+	if want report-success; then
+		ls "$KPATCH_CACHE"/kpatch-build/orig/*/.complete >/dev/null 2>&1 || kpb "${STD[@]}" -n warm-report "$T/p/cmdline.patch"
+		kpb "${STD[@]}" --report "$T/rich.json" --report-dot="$T/rich.dot" "$T/p/rich.patch"
+		[ $RC -eq 0 ] && report_ok report-success "$T/rich.json" '
+o = objs()["fs/proc/cmdline.o"]
+assert r["status"] == "success" and r["exit_code"] == 0 and r["error"] is None, r["status"]
+assert [p["function"] for p in o["patched"]] == ["cmdline_proc_show"], o["patched"]
+assert o["patched"][0]["reason"].startswith("changed at offset 0x"), o["patched"]
+assert [n["function"].split(".")[0] for n in o["new"]] == ["cmdline_extra"], o["new"]
+assert o["new"][0]["used_by"] == "cmdline_proc_show", o["new"]
+assert {"symbol": "seq_puts", "object": "vmlinux", "sympos": 0, "from_object": "fs/proc/cmdline.o"} in r["klp_references"]
+assert r["module"]["path"].endswith("/livepatch-rich.ko") and r["module"]["replace"] is True
+assert r["tool"]["version"] and r["kernel"]["version"] == "6.1.0-fake"
+names = [s["name"] for s in r["steps"]]
+assert names[0] == "checks" and names[-1].startswith("done: "), names
+assert any(s["cached"] for s in r["steps"] if s["name"].startswith("building original kernel (cached")), r["steps"]
+assert "diffing fs/proc/cmdline.o" in names, names
+' && python3 -c 'import json, sys, hashlib
+r = json.load(open(sys.argv[1]))
+assert r["module"]["sha256"] == hashlib.sha256(open(r["module"]["path"], "rb").read()).hexdigest()
+assert r["patches"][0]["sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
+assert r["kernel"]["config_sha256"] == hashlib.sha256(open(sys.argv[3], "rb").read()).hexdigest()' \
+			"$T/rich.json" "$T/p/rich.patch" "$B/.config" && ok report-hashes || ko report-hashes "module, patch or config hash wrong"
+		[ $RC -eq 0 ] || ko report-success "build failed (exit $RC)"
+	fi
+	if want report-dot && ! command -v dot >/dev/null; then
+		skip report-dot "graphviz (dot) not installed"
+	elif want report-dot; then
+		if dot -Tsvg "$T/rich.dot" > "$T/rich.svg" 2>> "$OUT"; then
+			n=0
+			x=fs/proc/cmdline.o:$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["objects"][0]["new"][0]["function"])' "$T/rich.json")
+			for t in 'fs/proc/cmdline.o:cmdline_proc_show' "$x" 'klp:vmlinux:seq_puts,0' \
+				"fs/proc/cmdline.o:cmdline_proc_show&#45;&gt;$x" "$x&#45;&gt;klp:vmlinux:seq_puts,0"; do
+				grep -qF "<title>$t</title>" "$T/rich.svg" && n=$((n + 1)) || echo "missing node/edge $t" >> "$OUT"
+			done
+			[ $n = 5 ] && grep -q '>patched: changed at offset' "$T/rich.svg" && grep -q 'klp references into vmlinux' "$T/rich.svg" &&
+				ok report-dot || ko report-dot "graph of the known patch lacks nodes or edges"
+		else
+			ko report-dot "dot -Tsvg failed"
+		fi
+	fi
+	if want report-refused; then
+		kpb "${STD[@]}" --report "$T/refused.json" --report-dot "$T/refused.dot" "$T/p/datainit.patch"
+		[ $RC -eq 2 ] && dot -Tsvg "$T/refused.dot" 2>> "$OUT" | grep -q '>REFUSED: changed initializer' &&
+			report_ok report-refused "$T/refused.json" '
+assert r["status"] == "refused" and r["exit_code"] == 2 and r["module"] is None, r["status"]
+assert r["refusals"] == [{"object": "kernel/fork.o", "symbol": "nr_forks",
+	"reason": "changed initializer of existing data cannot be live-patched; use a callback or shadow variable"}], r["refusals"]
+assert objs()["kernel/fork.o"]["result"] == "refused"
+assert r["error"]["step"] == "diffing kernel/fork.o", r["error"]
+' || { [ $RC -eq 2 ] || ko report-refused "exit $RC, expected 2"; }
+	fi
+	if want report-refused-file; then
+		kpb "${STD[@]}" --report "$T/asm.json" "$T/p/asm.patch"
+		[ $RC -eq 1 ] && report_ok report-refused-file "$T/asm.json" '
+assert r["status"] == "refused" and r["objects"] == [] and r["module"] is None
+assert r["refusals"][0]["object"] == "arch/x86/entry/entry_64.S", r["refusals"]
+assert "assembly cannot be live-patched" in r["refusals"][0]["reason"]
+assert [s["name"] for s in r["steps"]] == ["checks"], r["steps"]
+'
+	fi
+	if want report-failed; then
+		kpb "${STD[@]}" --report "$T/broken.json" "$T/p/broken.patch"
+		[ $RC -eq 1 ] && report_ok report-failed "$T/broken.json" '
+assert r["status"] == "failed" and r["refusals"] == [] and r["module"] is None
+assert r["error"]["step"] == "building patched objects: 1 affected", r["error"]
+assert "compiling the patched fs/proc/cmdline.o failed" in r["error"]["message"]
+'
+	fi
+	if want report-validator; then
+		# the validator rejects what the schema forbids (it can fail)
+		python3 -c 'import json, sys
+r = json.load(open(sys.argv[1])); r["status"] = "maybe"; r["objects"][0]["patched"][0]["sympos"] = -1
+r["kernel"]["config_sha256"] = "xyz"; r["surplus"] = 1; del r["steps"]
+json.dump(r, open(sys.argv[2], "w"))' "$T/rich.json" "$T/bad.json"
+		"$VALIDATE" "$SCHEMA" "$T/bad.json" > "$OUT" 2>&1; rc=$?
+		[ $rc -eq 1 ] && [ "$(grep -c 'bad.json: /' "$OUT")" -eq 5 ] && ok report-validator ||
+			ko report-validator "the validator accepted (or missed part of) a report that breaks the schema"
+	fi
+else
+	skip reports "create-diff-object or klp-convert not built"
+fi
+if want progress; then
+	# the original build reports objects done of the total (the booted tree's 5),
+	# a line per KPATCH_PROGRESS_SECONDS at most, while it runs
+	OUT=$T/progress.out; : > "$OUT"
+	FAKE_OBJ_SLEEP=1.5 KPATCH_PROGRESS_SECONDS=2 KPATCH_CACHE=$T/cache5 "$KPB" "${STD[@]}" -n prog "$T/p/cmdline.patch" >> "$OUT" 2>&1 &
+	pid=$!
+	for _ in $(seq 1 100); do grep -q 'original build: [0-9]/5 objects' "$OUT" && break; sleep 0.1; done
+	grep -q 'original build complete' "$OUT"; streamed=$?	# (1: the line came while building)
+	wait $pid
+	stamps=$(sed -n 's/^kpatch-build: \[ *\([0-9.]*\)s\]   original build: [0-9]*\/5 objects.*/\1/p' "$OUT")
+	spaced=$(awk 'NR > 1 && $1 - prev < 1.5 { bad = 1 } { prev = $1 } END { print (NR >= 2 && !bad) ? 1 : 0 }' <<< "$stamps")
+	[ $streamed = 1 ] && [ "$spaced" = 1 ] && grep -qE 'original build: [1-5]/5 objects \([0-9]+%\), 0m0[0-9]s, about 0m[0-9]+s left' "$OUT" &&
+		grep -q 'original build complete' "$OUT" && ok progress || ko progress "no progress lines while building, too many, or no estimate"
+	OUT=$T/out; rm -rf "$T/cache5"
+fi
+if want progress-lock-wait; then
+	# another kernel build holds the machine's lock: the progress says so
+	mkdir -p "$T/cache6"
+	flock "$T/cache6/.kernel-build.lock" sleep 4 &
+	lpid=$!; sleep 0.3
+	KPATCH_PROGRESS_SECONDS=1 KPATCH_CACHE=$T/cache6 kpb "${STD[@]}" -n lockwait "$T/p/cmdline.patch"
+	wait $lpid
+	[ $RC -eq 0 ] || grep -q 'original build complete' "$OUT" &&
+		grep -q 'original build: waiting for another kernel build (lock .*cache6/.kernel-build.lock), 0m0[1-3]s' "$OUT" &&
+		ok progress-lock-wait || ko progress-lock-wait "waiting for the kernel build lock not reported"
+	rm -rf "$T/cache6"
+fi
 if want attribution; then
 	idx=$(ls "$KPATCH_CACHE"/kpatch-build/orig/*/objects.idx | head -n1)
 	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
@@ -456,6 +602,49 @@ else
 		else
 			ko kernel-oot "building the booted out-of-tree module failed"
 		fi
+	fi
+	if want kernel-report; then
+		# a new .cold part, tracepoints (.static_call_sites entries) and a klp
+		# reference with sympos 2: the JSON report validated, its graph rendered
+		kpb "${KSTD[@]}" -n report-graph --report "$T/k.json" --report-dot "$T/k.dot" \
+			"$REPO/integration/zoo/22-part-cold-workqueue.patch" "$REPO/integration/patches/11-sympos.patch"
+		[ $RC -eq 0 ] && report_ok kernel-report "$T/k.json" '
+o = objs()
+assert r["status"] == "success" and r["kernel"]["release"].startswith("6.1."), r["kernel"]
+assert len(r["kernel"]["vmlinux_build_id"]) == 40, r["kernel"]
+wq, cpu = o["kernel/workqueue.o"], o["drivers/base/cpu.o"]
+assert "__queue_work" in [p["function"] for p in wq["patched"]], wq["patched"]
+assert {"function": "__queue_work.cold", "used_by": "__queue_work"} in wq["new"], wq["new"]
+assert {"symbol": "__already_done.7", "reason": "needed by __queue_work.cold"} in wq["included"], wq["included"]
+assert {"section": ".static_call_sites", "function": "__queue_work"} in wq["special_entries"], wq["special_entries"]
+assert [p["function"] for p in cpu["patched"]] == ["print_cpu_modalias"], cpu["patched"]
+assert {"symbol": "dev_attr_modalias", "object": "vmlinux", "sympos": 2, "from_object": "drivers/base/cpu.o"} in r["klp_references"]
+steps = {s["name"].split(" (")[0]: s for s in r["steps"]}
+assert steps["building original kernel"]["cached"] and steps["reading symbols and special-section struct sizes of " + r["kernel"]["vmlinux"]]["cached"], r["steps"]
+' || { [ $RC -eq 0 ] || ko kernel-report "build failed (exit $RC)"; }
+		if want kernel-report-dot && ! command -v dot >/dev/null; then
+			skip kernel-report-dot "graphviz (dot) not installed"
+		elif want kernel-report-dot && [ $RC -eq 0 ]; then
+			dot -Tsvg "$T/k.dot" > "$T/k.svg" 2>> "$OUT"
+			n=0
+			W=kernel/workqueue.o
+			for t in $W:__queue_work $W:__queue_work.cold $W:section:.static_call_sites 'klp:vmlinux:dev_attr_modalias,2' \
+				"$W:__queue_work&#45;&gt;$W:section:.static_call_sites" "$W:__queue_work&#45;&gt;$W:__queue_work.cold" \
+				"$W:__queue_work.cold&#45;&gt;$W:__already_done.7" \
+				'drivers/base/cpu.o:print_cpu_modalias&#45;&gt;klp:vmlinux:dev_attr_modalias,2'; do
+				grep -qF "<title>$t</title>" "$T/k.svg" && n=$((n + 1)) || echo "missing $t" >> "$OUT"
+			done
+			[ $n = 8 ] && grep -q '>\.cold part (new)<' "$T/k.svg" && grep -q '>klp references into vmlinux<' "$T/k.svg" &&
+				ok kernel-report-dot || ko kernel-report-dot "graph lacks nodes or edges"
+		fi
+	fi
+	if want kernel-report-refused; then
+		kpb "${KSTD[@]}" --report "$T/kr.json" "$HERE/patches/cmdline-init-refused.patch"
+		[ $RC -eq 2 ] && report_ok kernel-report-refused "$T/kr.json" '
+assert r["status"] == "refused" and r["exit_code"] == 2 and r["module"] is None
+f = r["refusals"][0]
+assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init" and "__init" in f["reason"], r["refusals"]
+' || { [ $RC -eq 2 ] || ko kernel-report-refused "exit $RC, expected 2"; }
 	fi
 	if want kernel-broken-cleanup; then
 		OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)

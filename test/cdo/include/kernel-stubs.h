@@ -178,7 +178,7 @@ struct pi_entry {
 	unsigned int line;
 	const char *level;
 	const char *subsys_fmt_prefix;
-} __packed;	/* 44 bytes: PRINTK_INDEX_STRUCT_SIZE */
+} __packed;	/* 44 bytes; .printk_index holds pointers to these */
 
 #define __printk_index_emit(_fmt, _level, _subsys_fmt_prefix)		\
 	do {								\

@@ -4,6 +4,7 @@ set -e
 src=$1 obj=$2 what=$3 kcflags=$4
 cc=${CC:-gcc}
 [ -z "${FAKE_SLEEP:-}" ] || sleep "$FAKE_SLEEP"
+# FAKE_OBJ_SLEEP: seconds per compile (a build long enough to report progress)
 [ "${FAKE_FAIL:-}" != "$what" ] || { echo "fakebuild: forced failure of $what (FAKE_FAIL)" >&2; exit 1; }
 cd "$obj"
 compile() {	# compile SRC-RELATIVE-C
@@ -12,6 +13,7 @@ compile() {	# compile SRC-RELATIVE-C
 	mkdir -p "$d"
 	cmd="$cc -Wp,-MMD,$d/.$b.d -nostdinc -I$src/include -I./include -D__KERNEL__ -O2 -fno-pic -pg -mfentry -mrecord-mcount -g $kcflags -I $src/$d -I ./$d -c -o $o $src/$c"
 	echo "  CC      $o"
+	[ -z "${FAKE_OBJ_SLEEP:-}" ] || sleep "$FAKE_OBJ_SLEEP"
 	sh -c "$cmd"
 	{
 		echo "cmd_$o := $cmd"
