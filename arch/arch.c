@@ -5,9 +5,15 @@
 #include "lib/util.h"
 
 extern const struct arch arch_x86_64;
+extern const struct arch arch_aarch64;
+extern const struct arch arch_ppc64le;
+extern const struct arch arch_s390x;
 
 static const struct arch *const arches[] = {
 	&arch_x86_64,
+	&arch_aarch64,
+	&arch_ppc64le,
+	&arch_s390x,
 };
 
 const struct arch *arch_nth(size_t i)
@@ -31,7 +37,7 @@ const struct arch *arch_get(const struct elf *elf)
 
 	if (arch)
 		return arch;
-	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64)",
+	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64, aarch64, ppc64le, s390x)",
 	    elf->path, elf->ehdr.e_machine);
 }
 
@@ -79,6 +85,8 @@ long arch_ftrace_site(const struct arch *arch, const struct symbol *func)
 
 	if (!sec || !sec->data)
 		return -1;
+	if (arch->ftrace_site)
+		return arch->ftrace_site(func);
 	if (p->patchable_entries && has_patchable_entry(p, func))
 		return 0;
 	if (!p->call)

@@ -64,6 +64,11 @@ struct special_section {
 	 */
 	bool early;
 	bool infer_size;	/* SEC_CALLSITE: entries of one inferred size */
+	/*
+	 * SEC_CALLSITE of @size-byte pointers that code loads by offset (the
+	 * ppc64 TOC): a use of a slot is a use of what it points to.
+	 */
+	bool pointer_slots;
 	const char *why;	/* SEC_REFUSED: the reason */
 };
 
@@ -94,6 +99,13 @@ struct ftrace_pattern {
 	unsigned int patchable_before;
 };
 
+/* What the module loader can make of a call that leaves the patch module. */
+enum call_site {
+	CALL_PLAIN = 0,		/* not a call, or one the loader can route */
+	CALL_NO_SLOT,		/* ppc64 bl with no nop after it for the TOC restore */
+	CALL_SIBLING,		/* ppc64 tail call (b): no way back to our TOC */
+};
+
 struct arch {
 	const char *name;
 	uint16_t machine;
@@ -101,6 +113,14 @@ struct arch {
 	/* this arch's rows of the special-section table, NULL-name ended */
 	const struct special_section *special;
 	const struct ftrace_pattern *ftrace;
+	/*
+	 * Optional, for a site @ftrace cannot describe: the offset of @func's
+	 * ftrace site, or -1 (aarch64: NOPs after a landing pad that an entry
+	 * of __patchable_function_entries records; s390x: the brcl 0 that
+	 * -mrecord-mcount records in __mcount_loc). When set, @ftrace is not
+	 * used.
+	 */
+	long (*ftrace_site)(const struct symbol *func);
 	/*
 	 * The padding symbol the compiler puts before a function
 	 * (CONFIG_FUNCTION_PADDING: "__pfx_" + its name), or NULL.
@@ -122,6 +142,23 @@ struct arch {
 	 * @is_line_call(ctx, offset) says whether a call at offset of @b
 	 * targets such a function.
 	 */
+	/*
+	 * For a call relocation @r in code @sec: can it reach a callee
+	 * outside the patch module (NULL: always)?
+	 */
+	enum call_site (*call_site)(const struct section *sec,
+				    const struct reloc *r);
+	/*
+	 * May a klp relocation (.klp.rela.*) carry @type? Only what the
+	 * arch's apply_relocate_add() handles in both 6.1 and 6.12, and can
+	 * reach the running kernel from a module with.
+	 */
+	bool (*klp_reloc_ok)(unsigned int type);
+	/*
+	 * The compiler leaves __mcount_loc to a post-pass (recordmcount):
+	 * the differ writes it for the functions of its output.
+	 */
+	bool differ_writes_mcount_loc;
 	bool (*line_only_change)(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),

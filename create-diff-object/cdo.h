@@ -183,6 +183,8 @@ static inline const char *target_name(const struct target *t)
 
 void reloc_target(const struct cdo *c, const struct section *sec,
 		  const struct reloc *r, struct target *t);
+/* A target that is a .toc slot: what the slot points to instead. */
+void follow_slot(const struct cdo *c, struct target *t);
 bool targets_equal(const struct cdo *c, const struct target *a,
 		   const struct target *b);
 

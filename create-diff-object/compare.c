@@ -100,6 +100,24 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 	}
 }
 
+/*
+ * A use through a pointer slot (a ppc64 .toc entry, which code loads) is,
+ * for the analyses, a use of what the slot points to. Emission keeps the
+ * slot itself.
+ */
+void follow_slot(const struct cdo *c, struct target *t)
+{
+	const struct secinfo *s = t->sec ? sci(t->sec) : NULL;
+	struct reloc *r;
+
+	if (!s || !s->callsite || !s->row || !s->row->pointer_slots ||
+	    s->entsize != 8 || t->off < 0)
+		return;
+	r = find_reloc_at(t->sec, (uint64_t)t->off);
+	if (r)
+		reloc_target(c, t->sec, r, t);
+}
+
 static bool same_bytes(const struct section *a, uint64_t aoff,
 		       const struct section *b, uint64_t boff, uint64_t len)
 {
@@ -111,6 +129,11 @@ static bool same_bytes(const struct section *a, uint64_t aoff,
 		return false;
 	/* an empty range of an empty section has no data buffer at all */
 	return !len || !memcmp(a->data + aoff, b->data + boff, len);
+}
+
+static bool in_section(const struct section *sec, int64_t off)
+{
+	return off >= 0 && (uint64_t)off < sec->size;
 }
 
 static bool same_string(const struct section *a, int64_t aoff,
@@ -243,9 +266,19 @@ static bool same_target(const struct cdo *c, const struct target *a,
 	}
 	if (!a->sec || !b->sec)
 		return false;
-	if (is_string_section(a->sec) && is_string_section(b->sec))
+	if (is_string_section(a->sec) && is_string_section(b->sec) &&
+	    in_section(a->sec, a->off) && in_section(b->sec, b->off))
 		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       same_string(a->sec, a->off, b->sec, b->off);
+	/*
+	 * Past the end of a string section: no string there, but the high
+	 * half of an address GCC computes once for several (ppc64
+	 * TOC16_HA to .LC+N): the same place of the same strings.
+	 */
+	if (is_string_section(a->sec) && is_string_section(b->sec))
+		return a->addend == b->addend && a->off == b->off &&
+		       a->sec->size == b->sec->size &&
+		       same_bytes(a->sec, 0, b->sec, 0, a->sec->size);
 	if (sci(a->sec)->callsite && sci(b->sec)->callsite)
 		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       similar_section_names(a->sec->name, b->sec->name) &&

@@ -52,6 +52,7 @@ static void find_users(const struct cdo *c, struct elf *elf)
 			if (!from || !is_func(from))
 				continue;
 			reloc_target(c, sec->base, r, &t);
+			follow_slot(c, &t);
 			if (t.sym && t.sym != from && !si(t.sym)->user) {
 				si(t.sym)->user = from;
 				si(t.sym)->user_off = r->offset - from->offset;

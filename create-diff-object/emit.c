@@ -46,10 +46,16 @@ static void add_piece(struct emitter *em, struct section *in, uint64_t off,
 	em->pieces[em->npieces++] = (struct piece){ in, off, len, out, out_off };
 }
 
+/*
+ * No group, and no SHF_LINK_ORDER: the entries of many per-function
+ * __patchable_function_entries sections (each linked to its function's
+ * section) share one output section, which no single link describes.
+ */
 static struct section *new_out_section(struct emitter *em, struct section *in)
 {
 	struct section *s = elf_create_section(em->out, in->name, in->sh.sh_type,
-					       in->sh.sh_flags & ~SHF_GROUP,
+					       in->sh.sh_flags &
+					       ~(uint64_t)(SHF_GROUP | SHF_LINK_ORDER),
 					       in->sh.sh_entsize,
 					       in->sh.sh_addralign, 0);
 
@@ -307,6 +313,47 @@ static void check_load_time_klp(struct emitter *em, struct section *in,
 	       in->name, c->parent, in->name);
 }
 
+/*
+ * A call that leaves the patch module goes through the loader's stub; on
+ * ppc64 that needs the nop after the bl (carry_callee() keeps the file's
+ * own callees inside), and a tail call cannot come back at all.
+ */
+static void check_call_site(struct emitter *em, struct section *in,
+			    const struct reloc *r, const struct symbol *sym)
+{
+	struct cdo *c = em->c;
+	const struct symbol *from;
+	enum call_site kind;
+
+	if (!c->arch->call_site || !is_text_section(in))
+		return;
+	kind = c->arch->call_site(in, r);
+	if (kind == CALL_PLAIN)
+		return;
+	from = find_symbol_containing(in, r->offset);
+	if (kind == CALL_SIBLING)
+		refuse(c, from ? from->name : in->name, "tail call to %s, outside the patch module: the loader's stub cannot restore the TOC after it",
+		       sym->name);
+	else
+		refuse(c, from ? from->name : in->name, "call to %s, outside the patch module, has no nop after the bl for the TOC restore (the module loader would reject it)",
+		       sym->name);
+}
+
+/* klp-convert would refuse it later; say so where the reference is made */
+static void check_klp_reloc_type(struct emitter *em, struct section *in,
+				 const struct reloc *r, const struct symbol *to)
+{
+	struct cdo *c = em->c;
+	const struct symbol *from;
+
+	if (!c->arch->klp_reloc_ok || c->arch->klp_reloc_ok(r->type) ||
+	    strncmp(to->name, KLP_SYM_PREFIX, strlen(KLP_SYM_PREFIX)))
+		return;
+	from = find_symbol_containing(in, r->offset);
+	refuse(c, from ? from->name : in->name, "relocation type %u to %s cannot be a klp relocation on %s (TOC-relative on ppc64: build with -mcmodel=large, as kpatch-build does)",
+	       r->type, to->name, c->arch->name);
+}
+
 static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 {
 	struct cdo *c = em->c;
@@ -325,6 +372,8 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		to = external(em, t.sym);
 		addend = t.addend;
 		check_load_time_klp(em, p->in, t.sym, to);
+		check_call_site(em, p->in, r, t.sym);
+		check_klp_reloc_type(em, p->in, r, to);
 	} else {
 		struct piece *tp = find_piece(em, t.sec, t.off);
 
@@ -370,6 +419,36 @@ static void link_ordered_sections(struct emitter *em)
 		}
 		if (!sec->link)
 			sec->sh.sh_flags &= ~(uint64_t)SHF_LINK_ORDER;
+	}
+}
+
+/*
+ * __mcount_loc for the output's functions, where the compiler leaves it
+ * to recordmcount (ppc64le): one pointer per ftrace call site.
+ */
+static void emit_mcount_loc(struct emitter *em)
+{
+	struct cdo *c = em->c;
+	struct section *loc = NULL;
+	struct symbol *sym;
+
+	if (!c->arch->differ_writes_mcount_loc)
+		return;
+	for_each_sym(c->patched, sym) {
+		long at;
+		uint64_t off;
+
+		if (!is_func(sym) || !sym->include || !si(sym)->out)
+			continue;
+		at = arch_ftrace_site(c->arch, sym);
+		if (at < 0)
+			continue;
+		if (!loc)
+			loc = elf_create_section(em->out, "__mcount_loc",
+						 SHT_PROGBITS, SHF_ALLOC, 8, 8, 0);
+		off = elf_section_append(loc, NULL, 8, 8);
+		elf_add_reloc(em->out, loc, off, si(sym)->out, c->arch->r_abs64,
+			      at);
 	}
 }
 
@@ -572,6 +651,7 @@ void emit(struct cdo *c)
 	copy_sections(&em);
 	copy_relocs(&em);
 	link_ordered_sections(&em);
+	emit_mcount_loc(&em);
 	emit_func_records(&em);
 	fill_callbacks(&em);
 	emit_klp_records(&em);

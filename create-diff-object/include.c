@@ -210,6 +210,24 @@ void include_target(struct cdo *c, const struct target *t, const char *user)
 		include_symbol(c, s, "changed read-only data, needed by %s", user);
 }
 
+/*
+ * A call the module loader cannot route out of the patch module (ppc64: no
+ * nop after the bl for the TOC restore) must stay inside it: an unchanged
+ * callee of this file comes along as a copy.
+ */
+static void carry_callee(struct cdo *c, struct section *sec,
+			 const struct reloc *r, const struct target *t,
+			 const char *user)
+{
+	struct symbol *s = t->sym;
+
+	if (!c->arch->call_site || !s || !s->sec || s->include ||
+	    !is_func(s) || c->arch->call_site(sec, r) != CALL_NO_SLOT)
+		return;
+	include_symbol(c, s, "called by %s with no TOC-restore nop after the bl, so carried into the patch",
+		       user);
+}
+
 static void walk_range(struct cdo *c, struct section *sec, uint64_t off,
 		       uint64_t len, const char *user)
 {
@@ -221,6 +239,8 @@ static void walk_range(struct cdo *c, struct section *sec, uint64_t off,
 		struct target t;
 
 		reloc_target(c, sec, rs[i], &t);
+		if (is_text_section(sec))
+			carry_callee(c, sec, rs[i], &t, user);
 		include_target(c, &t, user);
 	}
 }

@@ -57,7 +57,9 @@ static void find_data_refs(struct cdo *c)
 	for_each_sec(c->patched, sec) {
 		struct section *base = sec->base;
 
+		/* a .toc slot is loaded by code: its uses are code's */
 		if (!is_rela_section(sec) || sci(base)->special ||
+		    sci(base)->callsite ||
 		    is_debug_section(base) || !(base->sh.sh_flags & SHF_ALLOC))
 			continue;
 		for_each_reloc(sec, r) {
@@ -114,6 +116,7 @@ static bool patch_users(struct cdo *c)
 			struct target t;
 
 			reloc_target(c, p->sec, rs[i], &t);
+			follow_slot(c, &t);
 			if (!t.sym || !t.sym->sec || t.sym == p || !is_copied(t.sym))
 				continue;
 			p->status = CHANGED;

@@ -85,7 +85,12 @@ static uint64_t checked_size(struct cdo *c, struct section *sec,
 			     const struct special_section *d, uint64_t size)
 {
 	bool code = !d->data_owner;
-	uint64_t s = infer_entry_size(sec, d->owner_off, code);
+	uint64_t s;
+
+	/* a size the architecture fixes is not the environment's to get wrong */
+	if (!d->size_env)
+		return size;
+	s = infer_entry_size(sec, d->owner_off, code);
 
 	/*
 	 * Entries that align under a divisor of the given size (two entries
@@ -138,7 +143,14 @@ static void callsite_sections_of(struct cdo *c, struct elf *elf)
 		if (!s->row || s->row->role != SEC_CALLSITE)
 			continue;
 		s->callsite = true;
-		if (s->row->infer_size) {
+		if (s->row->size) {
+			/* fixed slots (ppc64 .toc): a slot is what it points to */
+			if (!s->anonymous || !sec->size)
+				continue;
+			s->entsize = s->row->size;
+			s->nent = (sec->size + s->entsize - 1) / s->entsize;
+			s->keep = xcalloc(s->nent + 1, sizeof(bool));
+		} else if (s->row->infer_size) {
 			if (!s->anonymous || !sec->size)
 				continue;
 			s->entsize = infer_entry_size(sec, 0, false);
@@ -186,6 +198,7 @@ static size_t for_each_strref(struct cdo *c, struct strref *out)
 			struct target t;
 
 			reloc_target(c, sym->sec, rs[i], &t);
+			follow_slot(c, &t);
 			if (!t.sec || !is_string_section(t.sec))
 				continue;
 			if (out) {

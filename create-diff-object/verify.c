@@ -167,7 +167,8 @@ static bool section_understood(const struct section *sec)
 {
 	const struct special_section *row = sci(sec)->row;
 
-	if (sci(sec)->special || sci(sec)->ignored || is_rela_section(sec) ||
+	if (sci(sec)->special || sci(sec)->ignored || sci(sec)->callsite ||
+	    is_rela_section(sec) ||
 	    is_text_section(sec) || !(sec->sh.sh_flags & SHF_ALLOC))
 		return true;
 	return row && row->role != SEC_REFUSED;

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arch/arch.h"
 #include "klpc.h"
 #include "arch/arch.h"
 #include "lib/util.h"
@@ -142,6 +143,19 @@ static void check_late_target(struct klpc *k, const struct klp_conv *c,
 			  base->name, c->obj->name);
 }
 
+/* The loader applies klp relocations with apply_relocate_add(): its types. */
+static void check_reloc_type(struct klpc *k, const struct klp_conv *c,
+			     const struct section *base, const struct reloc *r)
+{
+	const struct arch *arch = arch_get(k->elf);
+
+	if (arch->klp_reloc_ok && !arch->klp_reloc_ok(r->type))
+		klpc_fail(k->path, c->sym->name,
+			  "relocation type %u at %s+0x%lx cannot be a klp relocation on %s (the module loader does not apply it, or not as far as the running kernel)",
+			  r->type, base->name, (unsigned long)r->offset,
+			  arch->name);
+}
+
 static struct section *klp_rela(struct klpc *k, const struct klp_obj *obj,
 				struct section *base)
 {
@@ -174,6 +188,7 @@ static void move_relocs(struct klpc *k, struct section *rela)
 		if (!(rela->base->sh.sh_flags & SHF_ALLOC))
 			continue;
 		check_late_target(k, c, rela->base);
+		check_reloc_type(k, c, rela->base, r);
 		elf_move_reloc(r, klp_rela(k, c->obj, rela->base));
 		k->nr_moved++;
 	}

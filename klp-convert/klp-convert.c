@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "klpc.h"
+#include "lib/target-order.h"
 #include "lib/util.h"
 
 static void usage(void)
@@ -50,10 +51,11 @@ static void check_relocatable(const char *path)
 	close(fd);
 	if (n < (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG))
 		klpc_fail(path, "ELF header", "not an ELF file");
-	if (h[EI_CLASS] != ELFCLASS64 || h[EI_DATA] != ELFDATA2LSB)
-		klpc_fail(path, "ELF header",
-			  "not a 64-bit little-endian ELF object");
-	type = h[16] | h[17] << 8;
+	if (h[EI_CLASS] != ELFCLASS64 ||
+	    (h[EI_DATA] != ELFDATA2LSB && h[EI_DATA] != ELFDATA2MSB))
+		klpc_fail(path, "ELF header", "not a 64-bit ELF object");
+	/* e_type in the object's byte order (s390x is big-endian) */
+	type = (uint16_t)target_get(h[EI_DATA] == ELFDATA2MSB, h + 16, 2);
 	if (type != ET_REL)
 		klpc_fail(path, "ELF header",
 			  "not a relocatable object (ELF type %u, %s): give the linked .ko",

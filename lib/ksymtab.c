@@ -27,15 +27,25 @@ static int parse_type(const char *s)
 	return -1;
 }
 
-/* "  12: ffffffff81000000  34 FUNC LOCAL DEFAULT 5 name" */
+/*
+ * "  12: ffffffff81000000  34 FUNC LOCAL DEFAULT 5 name"; on ppc64le readelf
+ * adds "[<localentry>: 8]" after the visibility, which says nothing the
+ * tools need here.
+ */
 static bool parse_line(char *line, struct ksym *s, bool *defined)
 {
 	char *f[8], *save = NULL, *tok;
 	int n = 0, type;
+	bool in_note = false;
 
 	for (tok = strtok_r(line, " \t\n", &save); tok && n < 8;
-	     tok = strtok_r(NULL, " \t\n", &save))
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		if (in_note || tok[0] == '[') {
+			in_note = !strchr(tok, ']');
+			continue;
+		}
 		f[n++] = tok;
+	}
 	if (n < 7 || !isdigit((unsigned char)f[0][0]) ||
 	    f[0][strlen(f[0]) - 1] != ':')
 		return false;

@@ -49,10 +49,20 @@ fi
 
 suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
 suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
+# the other architectures: cases built with Debian's cross compilers, and
+# the corpus objects of each architecture ../shared has
+for a in aarch64 ppc64le s390x; do
+	suite "cdo-$a" test/cdo/run-tests.sh -a "$a" "$ASAN_CDO"
+done
+for a in aarch64 ppc64le; do
+	suite "corpus-$a" test/corpus/run.sh "$ASAN_CDO" "$a"
+done
 # the ELF model reads and writes back big-endian and ppc64le objects intact
 suite elf-roundtrip test/elf/run.sh "$top/build/asan/bin/elf-roundtrip"
 suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-10000}"
 [ -x test/klp-convert/run-tests.sh ] && suite klp-convert test/klp-convert/run-tests.sh
+# klp-convert on aarch64, ppc64le and s390x patch modules (cross-built)
+suite klp-convert-cross test/klp-convert/cross.sh "$ASAN_CDO" "$top/build/asan/bin/klp-convert"
 [ -x test/kpatch-build/run-tests.sh ] && suite kpatch-build test/kpatch-build/run-tests.sh
 # the kernels were built above unless SKIP_INTEGRATION: then a suite may not skip
 require_kernel=1
@@ -77,6 +87,8 @@ for k in $KERNELS; do
 	fi
 done
 unset KERNEL
+# every object of the cross-built ppc64le and s390x kernels against itself
+suite cross-selfdiff test/corpus/cross-selfdiff.sh "$top/build/release/bin/create-diff-object"
 if [ -z "${SKIP_INTEGRATION:-}" ]; then
 	# CC="distcc gcc" (two local daemons) and CC="ccache gcc"; the original kernel
 	# built through distcc is cached (once per machine, ~5 minutes)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "arch/arch.h"
 
+#define R_X86_64_NONE		0
 #define R_X86_64_64		1
 #define R_X86_64_PC32		2
 #define R_X86_64_PLT32		4
@@ -190,6 +191,19 @@ static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
 	return found > 0;
 }
 
+/* arch/x86/kernel/module.c, 6.1 and 6.12 alike */
+static bool x86_klp_reloc_ok(unsigned int type)
+{
+	switch (type) {
+	case R_X86_64_NONE: case R_X86_64_64: case R_X86_64_32:
+	case R_X86_64_32S: case R_X86_64_PC32: case R_X86_64_PLT32:
+	case R_X86_64_PC64:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int64_t disp(const unsigned char *c, unsigned int size)
 {
 	return size == 1 ? (int8_t)c[0] : (int32_t)target_get(false, c, 4);
@@ -239,6 +253,7 @@ const struct arch arch_x86_64 = {
 	.reloc_size = x86_reloc_size,
 	.reloc_is_pcrel = x86_reloc_is_pcrel,
 	.reloc_target = x86_reloc_target,
+	.klp_reloc_ok = x86_klp_reloc_ok,
 	.line_only_change = x86_line_only_change,
 	.branch_field_end = x86_branch_field_end,
 };

@@ -58,6 +58,38 @@ if [ -d "$corpus" ]; then
 		head -n 1 "$work/r.txt"
 	done
 fi
+# the other architectures: the largest corpus pair of each, and a generated
+# object of 10,000 functions built with its cross compiler and its 6.1
+# code-generation flags (test/cdo/arch/ARCH.conf)
+for a in aarch64 ppc64le s390x; do
+	cd_=${KPATCH_CORPUS:-$top/../shared/corpus/kpatch-unit-objs}/$a
+	if [ -d "$cd_" ]; then
+		for o in $(ls -S "$cd_"/*.ORIG.o | head -n 1); do
+			n=$(basename "$o" .ORIG.o)
+			p=$cd_/$n.PATCHED.o; [ -e "$p" ] || continue
+			readelf -sW "$o" | sed 's/\[<localentry>: [0-9]*\]//' > "$work/$a-$n.symtab"
+			# shellcheck disable=SC2046
+			(export $(cat "$cd_/struct-sizes.env" "$cd_/$n.env" 2>/dev/null)
+			 report "corpus $a/$n" "$o" "$p" "$work/$a-$n.symtab") > "$work/r.txt"
+			head -n 1 "$work/r.txt"
+		done
+	fi
+	d=$work/gen-$a-10000
+	if [ ! -e "$d/patched.o" ]; then
+		"$here/gen.sh" 10000 "$d"
+		# shellcheck disable=SC1090
+		(. "$top/test/cdo/arch/$a.conf"
+		 for v in orig patched; do
+			(cd "$d/$v" && "${ARCH_TOOL_PREFIX}gcc" -O2 -ffunction-sections \
+				-fdata-sections -fno-stack-protector "${ARCH_CFLAGS[@]}" \
+				"${ARCH_FTRACE_CFLAGS[@]}" -c gen.c -o ../$v.o)
+		 done)
+		readelf -sW "$d/orig.o" | sed 's/\[<localentry>: [0-9]*\]//' > "$d/symtab"
+	fi
+	report "generated $a, 10000 functions" "$d/orig.o" "$d/patched.o" "$d/symtab" > "$work/r.txt"
+	head -n 1 "$work/r.txt"
+done
+
 # the largest objects of kpatch-build's cached -ffunction-sections kernel
 # build, each against itself (a full read/correlate/compare; exit 3)
 for d in "${KPATCH_CACHE:-$HOME/.cache/kpatch-ng}"/kpatch-build/orig/*/; do

@@ -1,16 +1,22 @@
 #!/bin/bash
 # test/cdo/run-tests.sh - create-diff-object's own test suite.
 #
-#   run-tests.sh [-c|--compile-only] [-k|--keep] [-v|--verbose] [CDO_BINARY] [CASE...]
+#   run-tests.sh [-a|--arch ARCH] [-c|--compile-only] [-k|--keep] [-v|--verbose]
+#                [CDO_BINARY] [CASE...]
 #
 # Each case test/cdo/cases/NAME/ holds orig.c and patched.c; both are compiled
-# by GCC with the Linux 6.1 x86_64 code-generation flags, the differ runs on the
-# pair with -d, and every assertion of the case's `expect` file must hold.
-# See test/cdo/README.md for the case layout and the assertion language.
+# by GCC with the Linux 6.1 code-generation flags of ARCH (x86_64, ppc64le,
+# s390x or aarch64; default $CDO_ARCH, else x86_64; the others use Debian's
+# cross compilers), the differ runs on the pair with -d, and every assertion
+# of the case's `expect` file (or `expect.ARCH`, where the outcome on ARCH
+# legitimately differs) must hold. A case with an `arches` file runs only on
+# the architectures it lists. See test/cdo/README.md for the case layout and
+# the assertion language.
 #
 # CDO_BINARY defaults to $CDO, else create-diff-object/create-diff-object of this
-# repository. Work files go to test/out/cdo/NAME/ (kept; -k is accepted for
-# compatibility). The last line is "N passed, N failed".
+# repository. Work files go to test/out/cdo/NAME/ (x86_64) or
+# test/out/cdo-ARCH/NAME/ (kept; -k is accepted for compatibility). The last
+# line is "N passed, N failed".
 set -u
 export LC_ALL=C
 
@@ -18,43 +24,33 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
 CASES_DIR=$HERE/cases
 INC=$HERE/include
-OUT_ROOT=${CDO_OUT:-$REPO/test/out/cdo}
-CC=${CC:-gcc}
 TIMEOUT=${CDO_TIMEOUT:-60}
 
 # ---------------------------------------------------------------------------
-# The kernel's code-generation flags: Linux 6.1, x86_64, from the top-level
-# Makefile and arch/x86/Makefile, for a configuration with
-#   CONFIG_FUNCTION_TRACER + HAVE_FENTRY + FTRACE_MCOUNT_USE_CC (-pg -mfentry
-#   -mrecord-mcount), CONFIG_LD_DEAD_CODE_DATA_ELIMINATION-style
-#   -ffunction-sections -fdata-sections (what kpatch-build forces),
-#   CONFIG_RETPOLINE + CONFIG_RETHUNK (thunk-extern), no CONFIG_X86_KERNEL_IBT
-#   (-fcf-protection=none; one case adds -fcf-protection=branch), no frame
-#   pointer (ORC), no stack protector, CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE (-O2).
-# Deliberately left out: -ffreestanding and -fno-pic (32-bit only in
-# arch/x86/Makefile), -Werror (CONFIG_WERROR), -Wframe-larger-than.
-# -nostdinc keeps the sources honest: only include/kernel-stubs.h is reachable.
+# The kernel's code-generation flags, Linux 6.1. The generic ones come from
+# the top-level Makefile, for a configuration with CONFIG_FUNCTION_TRACER,
+# -ffunction-sections -fdata-sections (what kpatch-build forces), no stack
+# protector and CONFIG_CC_OPTIMIZE_FOR_PERFORMANCE (-O2); the architecture's
+# (arch/<arch>/Makefile) and its CC_FLAGS_FTRACE are in arch/ARCH.conf.
+# Deliberately left out: -Werror (CONFIG_WERROR), -Wframe-larger-than.
+# -nostdinc keeps the sources honest: only include/kernel-stubs.h and the
+# asm-ARCH.h it pulls in are reachable.
 # ---------------------------------------------------------------------------
-KERNEL_CFLAGS=(
-	-nostdinc -D__KERNEL__ -DCC_USING_FENTRY
+GENERIC_CFLAGS_HEAD=(
+	-nostdinc -D__KERNEL__
 	-Wall -Wundef -Werror=strict-prototypes -Wno-trigraphs
 	-fno-strict-aliasing -fno-common -fshort-wchar -fno-PIE
 	-Werror=implicit-function-declaration -Werror=implicit-int
 	-Werror=return-type -Wno-format-security -std=gnu11
-	-mno-sse -mno-mmx -mno-sse2 -mno-3dnow -mno-avx
-	-fcf-protection=none
-	-m64 -falign-jumps=1 -falign-loops=1 -mno-80387 -mno-fp-ret-in-387
-	-mpreferred-stack-boundary=3 -mskip-rax-setup -mtune=generic
-	-mno-red-zone -mcmodel=kernel -Wno-sign-compare
-	-fno-asynchronous-unwind-tables
-	-mindirect-branch=thunk-extern -mindirect-branch-register
-	-mindirect-branch-cs-prefix -mfunction-return=thunk-extern -fno-jump-tables
+)
+GENERIC_CFLAGS_TAIL=(
 	-fno-delete-null-pointer-checks -Wno-frame-address
 	-Wno-format-truncation -Wno-format-overflow -Wno-address-of-packed-member
 	-O2 -fno-allow-store-data-races -fno-stack-protector
 	-Wno-main -Wno-unused-but-set-variable -Wno-unused-const-variable
 	-Wno-dangling-pointer -fno-stack-clash-protection
-	-pg -mrecord-mcount -mfentry
+)
+GENERIC_CFLAGS_LAST=(
 	-ffunction-sections -fdata-sections
 	-Wvla -Wno-pointer-sign -Wcast-function-type -Wno-stringop-truncation
 	-Wno-stringop-overflow -Wno-restrict -Wno-maybe-uninitialized
@@ -64,16 +60,6 @@ KERNEL_CFLAGS=(
 	-fno-builtin-wcslen
 )
 
-# Entry sizes of the special sections as include/kernel-stubs.h lays them out
-# (these are the real 6.1 x86_64 layouts). ALT_STRUCT_SIZE is 12, not 13:
-# 6.1's struct alt_instr has no padlen byte any more (s32, s32, u16, u8, u8).
-# The .printk_index section holds 8-byte pointers to struct pi_entry: a
-# fixed size in the special-section table, no variable.
-DEFAULT_ENV=(
-	BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16
-	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
-)
-
 usage() {
 	sed -n '2,/^set -u/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//'
 	exit "${1:-0}"
@@ -81,8 +67,11 @@ usage() {
 
 COMPILE_ONLY=0
 VERBOSE=0
+CDO_ARCH=${CDO_ARCH:-x86_64}
 while [ $# -gt 0 ]; do
 	case "$1" in
+	-a|--arch) CDO_ARCH=${2:-}; shift ;;
+	--arch=*) CDO_ARCH=${1#--arch=} ;;
 	-c|--compile-only) COMPILE_ONLY=1 ;;
 	-k|--keep) ;;
 	-v|--verbose) VERBOSE=1 ;;
@@ -93,6 +82,36 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+
+# the architecture: compiler, flags, struct sizes, how records are read
+ARCH_CONF=$HERE/arch/$CDO_ARCH.conf
+if [ ! -f "$ARCH_CONF" ]; then
+	have=$(for f in "$HERE"/arch/*.conf; do basename "$f" .conf; done | xargs)
+	echo "run-tests.sh: no architecture '$CDO_ARCH' (have: $have)" >&2
+	exit 2
+fi
+# shellcheck source=/dev/null
+. "$ARCH_CONF"
+export CDO_ARCH ARCH_ENDIAN
+CC=${CC:-${ARCH_TOOL_PREFIX}gcc}
+[ "$CDO_ARCH" = x86_64 ] || CC=${CDO_CROSS_CC:-${ARCH_TOOL_PREFIX}gcc}
+LD=${ARCH_TOOL_PREFIX}ld
+NM=${ARCH_TOOL_PREFIX}nm
+OBJCOPY=${ARCH_TOOL_PREFIX}objcopy
+KERNEL_CFLAGS=("${GENERIC_CFLAGS_HEAD[@]}" "${ARCH_CFLAGS[@]}"
+	"${GENERIC_CFLAGS_TAIL[@]}" "${ARCH_FTRACE_CFLAGS[@]}"
+	"${GENERIC_CFLAGS_LAST[@]}")
+DEFAULT_ENV=("${ARCH_STRUCT_SIZES[@]}")
+if [ "$CDO_ARCH" = x86_64 ]; then
+	OUT_ROOT=${CDO_OUT:-$REPO/test/out/cdo}
+else
+	OUT_ROOT=${CDO_OUT:-$REPO/test/out/cdo-$CDO_ARCH}
+fi
+if ! command -v "$CC" >/dev/null; then
+	echo "run-tests.sh: no compiler $CC for $CDO_ARCH (scripts/install-deps installs it)" >&2
+	echo "cdo $CDO_ARCH: 0 passed, 1 failed"
+	exit 2
+fi
 
 CDO=${CDO:-$REPO/create-diff-object/create-diff-object}
 if [ $# -gt 0 ] && [ ! -d "$1" ] && [ ! -d "$CASES_DIR/$1" ] &&
@@ -168,18 +187,24 @@ rela_name() {
 
 # symbols OBJ: "NDX NAME" for every symbol (NDX is UND for undefined)
 symbols() {
-	readelf -sW "$1" 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ && NF >= 8 { print $7, $8 }'
+	readelf -sW "$1" 2>/dev/null | sed 's/ \[<localentry>: [0-9]*\]//' |
+		awk '$1 ~ /^[0-9]+:$/ && NF >= 8 { print $7, $8 }'
 }
 
 # dump_section OBJ NAME FILE: raw bytes of a section
 dump_section() {
-	objcopy --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
+	"$OBJCOPY" --dump-section "$2=$3" "$1" /dev/null 2>/dev/null
 }
 
-# read_uint FILE OFFSET BYTES: unsigned little-endian integer
+# read_uint FILE OFFSET BYTES: unsigned integer in the target's byte order
 read_uint() {
-	local v
-	v=$(od -An -tu"$3" -j "$2" -N "$3" "$1" 2>/dev/null | tr -d ' ')
+	local v="" hex
+	if [ "$ARCH_ENDIAN" = little ]; then
+		v=$(od -An -tu"$3" -j "$2" -N "$3" "$1" 2>/dev/null | tr -d ' ')
+	else
+		hex=$(od -An -tx1 -v -j "$2" -N "$3" "$1" 2>/dev/null | tr -d ' \n')
+		[ ${#hex} = $(($3 * 2)) ] && v=$((16#$hex))
+	fi
 	echo "${v:-}"
 }
 
@@ -234,7 +259,7 @@ check_one() {
 	funcs)
 		need_out || return 1
 		local got want
-		got=$(nm "$OUT" 2>/dev/null | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u | xargs)
+		got=$("$NM" "$OUT" 2>/dev/null | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u | xargs)
 		want=$(printf '%s\n' "$@" | sort -u | xargs)
 		[ "$got" = "$want" ] || fail "functions in output: [$got], expected [$want]"
 		;;
@@ -261,8 +286,8 @@ check_one() {
 			fail "no undefined symbol $ksym in output" || return 1
 		sec=".klp.module_relocs.$obj"
 		lines=$(reloc_table "$OUT" ".rela$sec")
-		off=$(awk -v n="$ksym" '$3 == n && $2 == "R_X86_64_64" { print $1; exit }' <<<"$lines")
-		[ -n "$off" ] || fail "no R_X86_64_64 record for $ksym in .rela$sec" || return 1
+		off=$(awk -v n="$ksym" '$3 == n && $2 == r { print $1; exit }' r="$ARCH_R_ABS64" <<<"$lines")
+		[ -n "$off" ] || fail "no $ARCH_R_ABS64 record for $ksym in .rela$sec" || return 1
 		bin=$W/klp-sec.bin
 		dump_section "$OUT" "$sec" "$bin" || fail "cannot read section $sec" || return 1
 		got=$(read_uint "$bin" $((off + 8)) 4)
@@ -282,8 +307,8 @@ check_one() {
 		done
 		local lines off r sym add bin strbin got
 		lines=$(reloc_table "$OUT" .rela.kpatch.funcs)
-		off=$(awk -v n="$name" '$3 == n && $2 == "R_X86_64_64" && $1 % 32 == 0 {
-			print $1; exit }' <<<"$lines")
+		off=$(awk -v n="$name" '$3 == n && $2 == r && $1 % 32 == 0 {
+			print $1; exit }' r="$ARCH_R_ABS64" <<<"$lines")
 		[ -n "$off" ] || fail "no .kpatch.funcs record with new_func -> $name" || return 1
 		strbin=$W/kpatch-strings.bin
 		dump_section "$OUT" .kpatch.strings "$strbin" || fail "no .kpatch.strings" || return 1
@@ -376,7 +401,8 @@ check_one() {
 				grep -E -q -- "(patched|new|included): $(ere_escape "$name")( |\$)" "$ERRF" ||
 					missing+=" $name" ;;
 			esac
-		done < <(readelf -sW "$OUT" 2>/dev/null | awk '$1 ~ /^[0-9]+:$/ { print $7, $4, $8 }')
+		done < <(readelf -sW "$OUT" 2>/dev/null |
+			sed 's/ \[<localentry>: [0-9]*\]//' | awk '$1 ~ /^[0-9]+:$/ { print $7, $4, $8 }')
 		[ -z "$missing" ] || fail "no report line for:$missing"
 		;;
 	*)
@@ -390,6 +416,7 @@ check_one() {
 # ---------------------------------------------------------------------------
 PASS=0
 FAILED=0
+SKIPPED=0
 FAILED_NAMES=()
 
 run_case() {
@@ -403,15 +430,21 @@ run_case() {
 		echo "case $name: orig.c or patched.c missing" >"$log"
 		return 1
 	fi
-	if [ "$COMPILE_ONLY" = 0 ] && [ ! -f "$cdir/expect" ]; then
+	EXPECT=$cdir/expect
+	[ -f "$cdir/expect.$CDO_ARCH" ] && EXPECT=$cdir/expect.$CDO_ARCH
+	if [ "$COMPILE_ONLY" = 0 ] && [ ! -f "$EXPECT" ]; then
 		echo "case $name: no expect file" >"$log"
 		return 1
 	fi
 
 	CASE_CFLAGS=()
-	if [ -f "$cdir/cflags" ]; then
-		read -r -a CASE_CFLAGS < <(grep -v '^#' "$cdir/cflags" | tr '\n' ' ')
-	fi
+	local cf
+	for cf in "$cdir/cflags" "$cdir/cflags.$CDO_ARCH"; do
+		[ -f "$cf" ] || continue
+		local more=()
+		read -r -a more < <(grep -v '^#' "$cf" | tr '\n' ' ')
+		CASE_CFLAGS+=("${more[@]}")
+	done
 	OBJNAME=vmlinux
 	[ -f "$cdir/objname" ] && OBJNAME=$(head -n 1 "$cdir/objname")
 
@@ -458,7 +491,7 @@ run_case() {
 			fi
 			objs+=("$W/parent/${f%.c}.o")
 		done
-		if ! ld -r -o "$W/parent.o" "${objs[@]}" >"$W/ld-parent.log" 2>&1; then
+		if ! "$LD" -r -o "$W/parent.o" "${objs[@]}" >"$W/ld-parent.log" 2>&1; then
 			{ echo "ld -r of the parent failed:"; cat "$W/ld-parent.log"; } >"$log"
 			return 1
 		fi
@@ -537,7 +570,7 @@ run_case() {
 			echo "readelf complains about the output:" >>"$log"
 			readelf -aW "$OUT" 2>&1 >/dev/null | head -5 >>"$log"
 			ok=1
-		elif ! ld -r -o "$W/relink.o" "$OUT" >"$W/relink.log" 2>&1; then
+		elif ! "$LD" -r -o "$W/relink.o" "$OUT" >"$W/relink.log" 2>&1; then
 			echo "ld -r rejects the output:" >>"$log"
 			head -5 "$W/relink.log" >>"$log"
 			ok=1
@@ -568,7 +601,7 @@ run_case() {
 				ok=1
 			fi
 		fi
-	done <"$cdir/expect"
+	done <"$EXPECT"
 	return $ok
 }
 
@@ -580,6 +613,14 @@ for c in "${CASES[@]}"; do
 		echo "FAIL $c: no such case"
 		FAILED=$((FAILED + 1))
 		FAILED_NAMES+=("$c")
+		continue
+	fi
+	# a case whose `arches` file does not list this architecture tests
+	# something only the listed ones have (paravirt, IBT, ...)
+	if [ -f "$CASES_DIR/$c/arches" ] &&
+		! grep -v '^#' "$CASES_DIR/$c/arches" | grep -qw -- "$CDO_ARCH"; then
+		SKIPPED=$((SKIPPED + 1))
+		[ "$VERBOSE" = 1 ] && echo "skip $c (not on $CDO_ARCH)"
 		continue
 	fi
 	if run_case "$c"; then
@@ -601,5 +642,8 @@ done
 if [ $FAILED -gt 0 ]; then
 	echo "failed: ${FAILED_NAMES[*]}"
 fi
-echo "cdo: $PASS passed, $FAILED failed"
+summary=cdo
+[ "$CDO_ARCH" = x86_64 ] || summary=cdo-$CDO_ARCH
+[ $SKIPPED = 0 ] || echo "$summary: $SKIPPED cases do not apply to $CDO_ARCH (arches files)"
+echo "$summary: $PASS passed, $FAILED failed"
 [ $FAILED = 0 ]

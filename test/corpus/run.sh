@@ -1,6 +1,8 @@
 #!/bin/bash
 # Run the real-kernel object corpus (../shared/corpus/kpatch-unit-objs) through
 # create-diff-object, as its README describes. Usage: run.sh [CDO] [ARCH] [case...]
+# ARCH is one directory of the corpus (x86_64, aarch64, ppc64le) or "all":
+# every architecture the corpus has, one after the other.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -8,6 +10,20 @@ CDO=${1:-$top/create-diff-object/create-diff-object}
 ARCH=${2:-x86_64}
 shift $(( $# > 2 ? 2 : $# ))
 CORPUS=${KPATCH_CORPUS:-$top/../shared/corpus/kpatch-unit-objs}
+if [ "$ARCH" = all ]; then
+	tp=0; tf=0; rc=0
+	for d in "$CORPUS"/*/; do
+		[ -d "$d" ] || continue
+		a=$(basename "$d")
+		log=$("$0" "$CDO" "$a") || rc=1
+		grep -v '^[0-9]* passed, [0-9]* failed$' <<<"$log"
+		line=$(tail -n 1 <<<"$log")
+		tp=$((tp + $(grep -oE '^[0-9]+' <<<"$line" || echo 0)))
+		tf=$((tf + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
+	done
+	echo "$tp passed, $tf failed"
+	exit $rc
+fi
 if [ ! -d "$CORPUS/$ARCH" ]; then
 	echo "corpus: $CORPUS/$ARCH not present, skipped"
 	echo "0 passed, 0 failed, 1 skipped"

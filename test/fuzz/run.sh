@@ -1,5 +1,6 @@
 #!/bin/bash
-# Fuzz smoke: mutated objects through the ASan/UBSan differ. Any crash,
+# Fuzz smoke: mutated objects (x86_64, and aarch64, ppc64le and s390x seeds)
+# through the ASan/UBSan differ. Any crash,
 # sanitizer report or hang fails. usage: run.sh [ITERATIONS]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +23,33 @@ readelf -s --wide "$work/seed.o" > "$work/seed.symtab"
 export ASAN_OPTIONS=exitcode=99:detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=98
 export BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16 \
 	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
-if "$work/mutate-run" "$CDO" "$work/seed.o" "$work/seed.symtab" "$work" "$iters"; then
+ok=1
+"$work/mutate-run" "$CDO" "$work/seed.o" "$work/seed.symtab" "$work" "$iters" || ok=0
+
+# the other architectures: the same case built with their cross compilers
+# and 6.1 flags (test/cdo/arch/ARCH.conf), a tenth of the iterations each
+cross_iters=${FUZZ_CROSS_ITERATIONS:-$((iters / 10))}
+for a in aarch64 ppc64le s390x; do
+	[ "$cross_iters" -gt 0 ] || break
+	w=$work/$a
+	mkdir -p "$w"
+	if ! CDO_OUT=$w/cases "$top/test/cdo/run-tests.sh" -a "$a" -c jump-table \
+		>"$w/compile.log" 2>&1; then
+		echo "fuzz $a: cannot build the seed ($w/compile.log)"
+		ok=0
+		continue
+	fi
+	cp "$w/cases/jump-table/jump-table.ORIG.o" "$w/seed.o"
+	readelf -s --wide "$w/seed.o" > "$w/seed.symtab"
+	# shellcheck disable=SC2046
+	if ! env $(bash -c '. "$1"; echo "${ARCH_STRUCT_SIZES[@]}"' _ \
+		"$top/test/cdo/arch/$a.conf") \
+		"$work/mutate-run" "$CDO" "$w/seed.o" "$w/seed.symtab" "$w" "$cross_iters"; then
+		echo "fuzz $a: failed"
+		ok=0
+	fi
+done
+if [ $ok = 1 ]; then
 	echo "1 passed, 0 failed"
 else
 	echo "0 passed, 1 failed"

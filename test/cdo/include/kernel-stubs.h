@@ -57,7 +57,11 @@ typedef _Bool bool;
 #define __gnu_inline		__attribute__((__gnu_inline__))
 #define noinline		__attribute__((__noinline__))
 #define __always_inline		inline __attribute__((__always_inline__))
+#ifdef CC_USING_PATCHABLE_FUNCTION_ENTRY
+#define notrace			__attribute__((__no_instrument_function__, patchable_function_entry(0, 0)))
+#else
 #define notrace			__attribute__((__no_instrument_function__))
+#endif
 /* the kernel's "inline" implies notrace (compiler_types.h) */
 #define inline			inline __gnu_inline __maybe_unused notrace
 #define asm_inline		asm __inline
@@ -87,8 +91,7 @@ typedef _Bool bool;
 		__UNIQUE_ID(__PASTE(__addressable_, sym)) = (void *)&sym;
 #define __ADDRESSABLE(sym) ___ADDRESSABLE(sym, __section(".discard.addressable"))
 
-/* ---- BUG / WARN (arch/x86/include/asm/bug.h, asm-generic/bug.h) --------- */
-#define ASM_UD2			".byte 0x0f, 0x0b"
+/* ---- BUG / WARN (asm-generic/bug.h; the asm is in asm-<arch>.h) -------- */
 #define BUGFLAG_WARNING		(1 << 0)
 #define BUGFLAG_ONCE		(1 << 1)
 #define BUGFLAG_DONE		(1 << 2)
@@ -97,32 +100,35 @@ typedef _Bool bool;
 #define TAINT_WARN		9
 #define BUG_ENTRY_SIZE		12	/* sizeof(struct bug_entry) */
 
-#define _BUG_FLAGS(ins, flags, extra)					\
-do {									\
-	asm_inline volatile("1:\t" ins "\n"				\
-		     ".pushsection __bug_table,\"aw\"\n"		\
-		     "2:\t.long 1b - .\t# bug_entry::bug_addr\n"	\
-		     "\t.long %c0 - .\t# bug_entry::file\n"		\
-		     "\t.word %c1\t# bug_entry::line\n"			\
-		     "\t.word %c2\t# bug_entry::flags\n"		\
-		     "\t.org 2b+%c3\n"					\
-		     ".popsection\n"					\
-		     extra						\
-		     : : "i" (__FILE__), "i" (__LINE__),		\
-			 "i" (flags), "i" (BUG_ENTRY_SIZE));		\
-} while (0)
+/* ---- jump labels (include/linux/jump_label.h) ---------------------------- */
+struct static_key { int enabled; void *entries; };
+struct static_key_true  { struct static_key key; };
+struct static_key_false { struct static_key key; };
+#define STATIC_KEY_INIT_TRUE	{ .enabled = 1, .entries = (void *)1 }
+#define STATIC_KEY_INIT_FALSE	{ .enabled = 0, .entries = (void *)0 }
+#define DEFINE_STATIC_KEY_FALSE(name) \
+	struct static_key_false name = { .key = STATIC_KEY_INIT_FALSE }
+#define DEFINE_STATIC_KEY_TRUE(name) \
+	struct static_key_true name = { .key = STATIC_KEY_INIT_TRUE }
+#define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
 
-#define BUG()								\
-do {									\
-	_BUG_FLAGS(ASM_UD2, 0, "");					\
-	__builtin_unreachable();					\
-} while (0)
+/*
+ * The architecture's inline asm: _BUG_FLAGS/BUG/__WARN_FLAGS,
+ * arch_static_branch{,_jump}, get_user_goto and whatever else only that
+ * architecture has (alternatives, lock prefixes, paravirt, static calls).
+ */
+#if defined(__x86_64__) || defined(__i386__)	/* i386: bad-wrong-machine */
+#include "asm-x86_64.h"
+#elif defined(__powerpc64__)
+#include "asm-ppc64le.h"
+#elif defined(__s390x__)
+#include "asm-s390x.h"
+#elif defined(__aarch64__)
+#include "asm-aarch64.h"
+#else
+#error "kernel-stubs.h: no asm-<arch>.h for this architecture"
+#endif
 
-#define __WARN_FLAGS(flags)						\
-do {									\
-	__auto_type __flags = BUGFLAG_WARNING | (flags);		\
-	_BUG_FLAGS(ASM_UD2, __flags, ASM_REACHABLE);			\
-} while (0)
 
 #define BUG_ON(condition) do { if (unlikely(condition)) BUG(); } while (0)
 
@@ -219,194 +225,10 @@ extern int __cond_resched(void);
 #define might_sleep() do { __might_sleep(__FILE__, __LINE__); might_resched(); } while (0)
 #define might_fault() __might_fault(__FILE__, __LINE__)
 
-/* ---- jump labels (arch/x86/include/asm/jump_label.h) --------------------- */
-struct static_key { int enabled; void *entries; };
-struct static_key_true  { struct static_key key; };
-struct static_key_false { struct static_key key; };
-#define STATIC_KEY_INIT_TRUE	{ .enabled = 1, .entries = (void *)1 }
-#define STATIC_KEY_INIT_FALSE	{ .enabled = 0, .entries = (void *)0 }
-#define DEFINE_STATIC_KEY_FALSE(name) \
-	struct static_key_false name = { .key = STATIC_KEY_INIT_FALSE }
-#define DEFINE_STATIC_KEY_TRUE(name) \
-	struct static_key_true name = { .key = STATIC_KEY_INIT_TRUE }
-#define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
-
-#define BYTES_NOP5	0x0f,0x1f,0x44,0x00,0x00
-#define JUMP_TABLE_ENTRY				\
-	".pushsection __jump_table,  \"aw\" \n\t"	\
-	".balign 8\n\t"					\
-	".long 1b - . \n\t"				\
-	".long %l[l_yes] - . \n\t"			\
-	".quad %c0 + %c1 - .\n\t"			\
-	".popsection \n\t"
-
-static __always_inline bool arch_static_branch(struct static_key * const key, const bool branch)
-{
-	asm goto("1:"
-		".byte " __stringify(BYTES_NOP5) "\n\t"
-		JUMP_TABLE_ENTRY
-		: :  "i" (key), "i" (branch) : : l_yes);
-	return false;
-l_yes:
-	return true;
-}
-
-static __always_inline bool arch_static_branch_jump(struct static_key * const key, const bool branch)
-{
-	asm goto("1:"
-		"jmp %l[l_yes]\n\t"
-		JUMP_TABLE_ENTRY
-		: :  "i" (key), "i" (branch) : : l_yes);
-	return false;
-l_yes:
-	return true;
-}
-
+/* ---- jump label users (include/linux/jump_label.h) ----------------------- */
 #define static_branch_unlikely(x)	unlikely(arch_static_branch(&(x)->key, false))
 #define static_branch_likely(x)		likely(!arch_static_branch_jump(&(x)->key, false))
 #define static_key_enabled(x)		(READ_ONCE((x)->key.enabled) > 0)
-
-/* ---- exception table (arch/x86/include/asm/asm.h, extable.h) ------------- */
-#define EX_TYPE_DEFAULT		1
-#define EX_TYPE_UACCESS		3
-#define _ASM_EXTABLE_TYPE(from, to, type)			\
-	" .pushsection \"__ex_table\",\"a\"\n"			\
-	" .balign 4\n"						\
-	" .long (" #from ") - .\n"				\
-	" .long (" #to ") - .\n"				\
-	" .long " __stringify(type) " \n"			\
-	" .popsection\n"
-#define _ASM_EXTABLE_UA(from, to) _ASM_EXTABLE_TYPE(from, to, EX_TYPE_UACCESS)
-#define _ASM_EXTABLE(from, to)    _ASM_EXTABLE_TYPE(from, to, EX_TYPE_DEFAULT)
-
-/* a get_user()-like load: a faulting read with a fixup that returns -14 */
-#define get_user_stub(x, ptr) ({					\
-	int __gu_err = 0;						\
-	asm volatile("1:	movl %2, %1\n"				\
-		     "2:\n"						\
-		     ".pushsection .fixup,\"ax\"\n"			\
-		     "3:	movl $-14, %0\n"			\
-		     "	xorl %1, %1\n"					\
-		     "	jmp 2b\n"					\
-		     ".popsection\n"					\
-		     _ASM_EXTABLE_UA(1b, 3b)				\
-		     : "+r" (__gu_err), "=r" (x)			\
-		     : "m" (*(ptr)));					\
-	__gu_err;							\
-})
-
-/* the 6.1 style: no .fixup, the handler type does the work */
-#define load_unaligned_stub(x, ptr) do {				\
-	asm volatile("1:	movq %1, %0\n"				\
-		     "2:\n"						\
-		     _ASM_EXTABLE(1b, 2b)				\
-		     : "=r" (x) : "m" (*(ptr)));			\
-} while (0)
-
-/* ---- alternatives and lock prefixes (arch/x86/include/asm/alternative.h) */
-#define b_replacement(num)	"664"#num
-#define e_replacement(num)	"665"#num
-#define alt_end_marker		"663"
-#define alt_slen		"662b-661b"
-#define alt_total_slen		alt_end_marker"b-661b"
-#define alt_rlen(num)		e_replacement(num)"f-"b_replacement(num)"f"
-
-#define OLDINSTR(oldinstr, num)						\
-	"# ALT: oldnstr\n"						\
-	"661:\n\t" oldinstr "\n662:\n"					\
-	"# ALT: padding\n"						\
-	".skip -(((" alt_rlen(num) ")-(" alt_slen ")) > 0) * "		\
-		"((" alt_rlen(num) ")-(" alt_slen ")),0x90\n"		\
-	alt_end_marker ":\n"
-
-#define ALTINSTR_ENTRY(feature, num)					      \
-	" .long 661b - .\n"				/* label           */ \
-	" .long " b_replacement(num)"f - .\n"		/* new instruction */ \
-	" .word " __stringify(feature) "\n"		/* feature bit     */ \
-	" .byte " alt_total_slen "\n"			/* source len      */ \
-	" .byte " alt_rlen(num) "\n"			/* replacement len */
-
-#define ALTINSTR_REPLACEMENT(newinstr, num)		/* replacement */	\
-	"# ALT: replacement " #num "\n"						\
-	b_replacement(num)":\n\t" newinstr "\n" e_replacement(num) ":\n"
-
-#define ALTERNATIVE(oldinstr, newinstr, feature)			\
-	OLDINSTR(oldinstr, 1)						\
-	".pushsection .altinstructions,\"a\"\n"				\
-	ALTINSTR_ENTRY(feature, 1)					\
-	".popsection\n"							\
-	".pushsection .altinstr_replacement, \"ax\"\n"			\
-	ALTINSTR_REPLACEMENT(newinstr, 1)				\
-	".popsection\n"
-
-#define alternative(oldinstr, newinstr, feature)			\
-	asm_inline volatile (ALTERNATIVE(oldinstr, newinstr, feature) : : : "memory")
-
-#define X86_FEATURE_XMM2	(0*32+26)
-#define X86_FEATURE_CLFLUSHOPT	(9*32+23)
-#define mb_stub()	alternative("lock; addl $0,-4(%%rsp)", "mfence", X86_FEATURE_XMM2)
-
-#define LOCK_PREFIX_HERE \
-		".pushsection .smp_locks,\"a\"\n"	\
-		".balign 4\n"				\
-		".long 671f - .\n" /* offset */		\
-		".popsection\n"				\
-		"671:"
-#define LOCK_PREFIX LOCK_PREFIX_HERE "\n\tlock; "
-
-typedef struct { int counter; } atomic_t;
-static __always_inline void atomic_inc(atomic_t *v)
-{
-	asm volatile(LOCK_PREFIX "incl %0" : "+m" (v->counter) :: "memory");
-}
-static __always_inline void atomic_add(int i, atomic_t *v)
-{
-	asm volatile(LOCK_PREFIX "addl %1,%0" : "+m" (v->counter) : "ir" (i) : "memory");
-}
-
-/* ---- paravirt patch sites (arch/x86/include/asm/paravirt_types.h) -------- */
-#define _paravirt_alt(insn_string, type, clobber)	\
-	"771:\n\t" insn_string "\n" "772:\n"		\
-	".pushsection .parainstructions,\"a\"\n"	\
-	".balign 8\n"					\
-	".quad 771b\n"					\
-	"  .byte " type "\n"				\
-	"  .byte 772b-771b\n"				\
-	"  .short " clobber "\n"			\
-	".balign 8\n"					\
-	".popsection\n"
-/* an irq-disable-like paravirt op: an indirect call through pv_ops */
-extern void *pv_ops_stub[];
-#define PV_IRQ_DISABLE 42
-static __always_inline void arch_local_irq_disable_stub(void)
-{
-	asm volatile(_paravirt_alt("call *%c[op]", "%c[type]", "1")
-		     : : [op] "i" (&pv_ops_stub[PV_IRQ_DISABLE]), [type] "i" (PV_IRQ_DISABLE)
-		     : "memory", "cc", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11");
-}
-
-/* ---- static calls (include/linux/static_call.h; sites made by objtool) --- */
-#define STATIC_CALL_KEY(name)	__SCK__##name
-#define STATIC_CALL_TRAMP(name)	__SCT__##name
-#define STATIC_CALL_TRAMP_STR(name) __stringify(STATIC_CALL_TRAMP(name))
-#define STATIC_CALL_KEY_STR(name)   __stringify(STATIC_CALL_KEY(name))
-#define DECLARE_STATIC_CALL(name, func) \
-	extern struct static_call_key { void *func; } STATIC_CALL_KEY(name); \
-	extern __typeof__(func) STATIC_CALL_TRAMP(name)
-/*
- * static_call_void(name): a call to the trampoline plus the
- * .static_call_sites entry objtool would add for it
- * (struct static_call_site { s32 addr; s32 key; }).
- */
-#define static_call_void(name)						\
-	asm volatile("1: call " STATIC_CALL_TRAMP_STR(name) "\n"	\
-		     ".pushsection .static_call_sites, \"aw\"\n"	\
-		     ".balign 4\n"					\
-		     ".long 1b - .\n"					\
-		     ".long " STATIC_CALL_KEY_STR(name) " - .\n"	\
-		     ".popsection\n"					\
-		     : : : "memory", "cc", "rax", "rcx", "rdx", "rsi",	\
-		       "rdi", "r8", "r9", "r10", "r11")
 
 /* ---- exports (include/linux/export.h, PREL32 relocations) ---------------- */
 #define __KSYMTAB_ENTRY(sym, sec)					\

@@ -1,13 +1,10 @@
 #include "kernel-stubs.h"
 
 /*
- * a get_user()-like faulting load (6.1 style: asm goto + an __ex_table entry
- * whose fixup target is a label of the same function)
+ * get_user_goto (asm-<arch>.h): a get_user()-like faulting load (6.1 style:
+ * asm goto + an __ex_table entry whose fixup target is a label of the same
+ * function)
  */
-#define get_user_goto(x, ptr, label)					\
-	asm goto("1:	movl %1, %0\n"					\
-		 _ASM_EXTABLE_UA(1b, %l2)				\
-		 : "=r" (x) : "m" (*(ptr)) : : label)
 
 int read_flag(int *uptr)
 {

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * s390x (big-endian): relocation types, the -mfentry -mnop-mcount
+ * -mrecord-mcount ftrace entry (a 6-byte "brcl 0,0" at the start, recorded
+ * in __mcount_loc; "brasl %r0,__fentry__" before the kernel nops it), the
+ * s390 special sections of a 6.1 kernel (bug, exception and jump tables,
+ * alternatives, the expoline branch tables) and "lghi/lhi rN, imm" feeding
+ * a __LINE__ argument.
+ *
+ * Code and data are read big-endian through target_get(), whatever the
+ * host. The PC-relative halfword-scaled relocations (*DBL, GOTENT) sit 2
+ * bytes into their instruction and are relative to the field, so their
+ * addend is 2 more than the target's offset.
+ */
+#include <string.h>
+#include "arch/arch.h"
+
+/* R_390_* and EM_S390 come from <elf.h> (through lib/elf.h) */
+
+static unsigned int s390_reloc_size(unsigned int type)
+{
+	switch (type) {
+	case R_390_64: case R_390_PC64: case R_390_GOT64: case R_390_PLT64:
+	case R_390_GOTOFF64:
+		return 8;
+	case R_390_32: case R_390_PC32: case R_390_PC32DBL: case R_390_PLT32DBL:
+	case R_390_GOTENT: case R_390_GOTPCDBL: case R_390_GOT32:
+	case R_390_PLT32: case R_390_GOTOFF32: case R_390_GOTPLTENT:
+		return 4;
+	case R_390_16: case R_390_PC16: case R_390_PC16DBL:
+	case R_390_PLT16DBL: case R_390_GOT16: case R_390_GOTOFF16:
+		return 2;
+	case R_390_8:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static bool s390_reloc_is_pcrel(unsigned int type)
+{
+	switch (type) {
+	case R_390_PC64: case R_390_PC32: case R_390_PC32DBL:
+	case R_390_PLT32DBL: case R_390_GOTENT: case R_390_GOTPCDBL:
+	case R_390_PC16: case R_390_PC16DBL: case R_390_PLT16DBL:
+	case R_390_PLT32: case R_390_PLT64: case R_390_GOTPLTENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool s390_halfword_scaled(unsigned int type)
+{
+	return type == R_390_PC32DBL || type == R_390_PLT32DBL ||
+	       type == R_390_PC16DBL || type == R_390_PLT16DBL ||
+	       type == R_390_GOTENT || type == R_390_GOTPCDBL ||
+	       type == R_390_GOTPLTENT;
+}
+
+static int64_t s390_reloc_target(const struct section *sec,
+				 const struct reloc *r)
+{
+	if (s390_halfword_scaled(r->type) && is_text_section(sec))
+		return (int64_t)((uint64_t)r->addend - 2);
+	return r->addend;
+}
+
+/* brcl 0,0: what -mnop-mcount leaves at the start of a traced function */
+static const unsigned char s390_brcl_nop[6] = { 0xc0, 0x04, 0, 0, 0, 0 };
+
+/* Is the entry at @at of @func recorded in __mcount_loc? */
+static bool s390_entry_recorded(const struct symbol *func, uint64_t at)
+{
+	const struct section *s;
+
+	list_for_each_entry(s, &func->elf->sections, list) {
+		const struct reloc *r;
+
+		if (!s->base || strcmp(s->base->name, "__mcount_loc"))
+			continue;
+		for_each_reloc(s, r)
+			if (r->sym && r->sym->sec == func->sec &&
+			    r->sym->offset + (uint64_t)r->addend == at)
+				return true;
+	}
+	return false;
+}
+
+static long s390_ftrace_site(const struct symbol *func)
+{
+	const struct section *sec = func->sec;
+	uint64_t at = func->offset;
+	struct reloc *r;
+
+	if (!sec || !sec->data || func->size < 6 || at + 6 > sec->size)
+		return -1;
+	/* brasl %r0,__fentry__ (before -mnop-mcount, or a hotpatched one) */
+	r = find_reloc_at(sec, at + 2);
+	if (sec->data[at] == 0xc0 && sec->data[at + 1] == 0x05 && r &&
+	    r->sym && !strcmp(r->sym->name, "__fentry__"))
+		return 0;
+	if (memcmp(sec->data + at, s390_brcl_nop, 6) ||
+	    !s390_entry_recorded(func, at))
+		return -1;
+	return 0;
+}
+
+/*
+ * lhi/lghi rN,imm16 (a7 N8 / a7 N9) at @i: the instruction's length, or 0.
+ * The opcode and register must agree in @a and @b.
+ */
+static size_t s390_li_at(const unsigned char *a, const unsigned char *b,
+			 size_t len, size_t i)
+{
+	if (i + 4 > len || a[i] != 0xa7 || a[i] != b[i] || a[i + 1] != b[i + 1])
+		return 0;
+	if ((a[i + 1] & 0x0f) != 0x08 && (a[i + 1] & 0x0f) != 0x09)
+		return 0;
+	return 4;
+}
+
+static bool s390_line_only_change(const unsigned char *a, const unsigned char *b,
+				  size_t len,
+				  bool (*is_line_call)(void *ctx, size_t off),
+				  void *ctx)
+{
+	size_t i = 0, found = 0;
+
+	while (i < len) {
+		size_t start, end = 0;
+
+		if (a[i] == b[i]) {
+			i++;
+			continue;
+		}
+		/* the differing byte must be one of an lhi/lghi's imm16 */
+		for (start = i >= 3 ? i - 3 : 0; start + 2 <= i; start++) {
+			if (s390_li_at(a, b, len, start) &&
+			    is_line_call(ctx, start + 4)) {
+				end = start + 4;
+				break;
+			}
+		}
+		if (!end)
+			return false;
+		found++;
+		i = end;
+	}
+	return found > 0;
+}
+
+/*
+ * arch/s390/kernel/module.c (6.1, 6.12) applies these; a klp symbol is in
+ * the kernel, and 32-bit PC-relative fields reach it (the kernel and
+ * modules share the low 4 GB on s390). GOT and PLT types get their slots
+ * from module_frob_arch_sections(), which counts .klp.rela.* too.
+ */
+static bool s390_klp_reloc_ok(unsigned int type)
+{
+	switch (type) {
+	case R_390_NONE: case R_390_64: case R_390_32: case R_390_PC32:
+	case R_390_PC64: case R_390_PC32DBL: case R_390_PLT32DBL:
+	case R_390_PC16DBL: case R_390_PLT16DBL: case R_390_GOTENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+extern const struct special_section s390_special[];
+
+const struct arch arch_s390x = {
+	.name = "s390x",
+	.machine = EM_S390,
+	.r_abs64 = R_390_64,
+	.special = s390_special,
+	.reloc_size = s390_reloc_size,
+	.reloc_is_pcrel = s390_reloc_is_pcrel,
+	.reloc_target = s390_reloc_target,
+	.ftrace_site = s390_ftrace_site,
+	.klp_reloc_ok = s390_klp_reloc_ok,
+	.line_only_change = s390_line_only_change,
+};
