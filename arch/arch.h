@@ -155,6 +155,12 @@ struct arch {
 	 */
 	bool (*klp_reloc_ok)(unsigned int type);
 	/*
+	 * Undefined symbols the module loader defines itself for every
+	 * module, NULL-ended (ppc64le: ".TOC.", the module's own TOC base):
+	 * never exports nor references into the running kernel.
+	 */
+	const char *const *loader_symbols;
+	/*
 	 * The compiler leaves __mcount_loc to a post-pass (recordmcount):
 	 * the differ writes it for the functions of its output.
 	 */

@@ -47,15 +47,14 @@ static void add_piece(struct emitter *em, struct section *in, uint64_t off,
 }
 
 /*
- * No group, and no SHF_LINK_ORDER: the entries of many per-function
- * __patchable_function_entries sections (each linked to its function's
- * section) share one output section, which no single link describes.
+ * No group. SHF_LINK_ORDER stays (link_ordered_sections() names the link):
+ * ld refuses to put an unordered __patchable_function_entries next to the
+ * ordered ones of the template's objects.
  */
 static struct section *new_out_section(struct emitter *em, struct section *in)
 {
 	struct section *s = elf_create_section(em->out, in->name, in->sh.sh_type,
-					       in->sh.sh_flags &
-					       ~(uint64_t)(SHF_GROUP | SHF_LINK_ORDER),
+					       in->sh.sh_flags & ~(uint64_t)SHF_GROUP,
 					       in->sh.sh_entsize,
 					       in->sh.sh_addralign, 0);
 

@@ -35,6 +35,8 @@
 #                      output directory as $1; prints one line; non-zero = failure);
 #                      lp_funcs KO and lp_klp_syms KO help (patched functions, klp symbols)
 set -uo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../test/lib/grepq.sh"
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)

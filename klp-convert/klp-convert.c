@@ -28,7 +28,9 @@ static void usage(void)
 		"                     an unexported undefined symbol no table names that is\n"
 		"                     unique there becomes a klp symbol (sympos 0)\n"
 		"  --object OBJ       the patch has a klp_object for module OBJ\n"
-		"  --symvers FILE     Module.symvers: the symbols it lists are exported\n");
+		"  --symvers FILE     Module.symvers: the symbols it lists are exported;\n"
+		"                     an undefined symbol that is neither exported nor\n"
+		"                     resolved is refused\n");
 	exit(EXIT_BADINPUT);
 }
 

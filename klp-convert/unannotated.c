@@ -9,15 +9,17 @@
  *
  * Exported symbols stay plain undefined symbols (the module loader resolves
  * them): a name is exported when one of the symbol tables has its
- * __ksymtab_<name> entry or a --symvers file (Module.symvers) lists it. A
- * name no symbol table defines is left alone too; the loader (or
- * klp-module.mk's check) reports it.
+ * __ksymtab_<name> entry or a --symvers file (Module.symvers) lists it, and
+ * so do the symbols the module loader defines itself (ppc64le's .TOC.). A
+ * name no symbol table defines is refused when --symvers lists the exports
+ * (the loader could not resolve it), and left alone without one.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "klpc.h"
+#include "arch/arch.h"
 #include "lib/ksymtab.h"
 #include "lib/util.h"
 
@@ -174,15 +176,31 @@ static char *describe(const struct candidate *c, size_t n, const char *name)
 	return list;
 }
 
+/* A symbol the module loader defines for every module (ppc64le's .TOC.) */
+static bool loader_symbol(struct klpc *k, const char *name)
+{
+	const char *const *n = arch_get(k->elf)->loader_symbols;
+
+	for (; n && *n; n++)
+		if (!strcmp(*n, name))
+			return true;
+	return false;
+}
+
 static bool is_unannotated(struct klpc *k, const struct symbol *sym)
 {
 	return !sym->sec && sym->shndx == SHN_UNDEF && sym->name[0] &&
 	       sym->bind != STB_LOCAL && sym->type != STT_SECTION &&
 	       strncmp(sym->name, KLP_SYM_PREFIX, strlen(KLP_SYM_PREFIX)) &&
-	       !klpc_conv_of(k, sym);
+	       !klpc_conv_of(k, sym) && !loader_symbol(k, sym->name);
 }
 
-static void resolve(struct klpc *k, struct symbol *sym)
+/*
+ * @sym is undefined and not exported: the one definition the symbol tables
+ * have of it becomes its klp reference. @complete: the --symvers files list
+ * every export, so a name found nowhere can never be resolved at load.
+ */
+static void resolve(struct klpc *k, struct symbol *sym, bool complete)
 {
 	struct candidate *c;
 	size_t n;
@@ -200,6 +218,9 @@ static void resolve(struct klpc *k, struct symbol *sym)
 		klpc_fail(k->path, sym->name,
 			  "not exported and not in a KLP_MODULE_RELOC table, and ambiguous: %zu candidates: %s; name the one you mean in a KLP_MODULE_RELOC(%s) table with its sympos",
 			  n, list, c[0].obj == c[n - 1].obj ? c[0].obj->name : "<obj>");
+	} else if (complete) {
+		klpc_fail(k->path, sym->name,
+			  "undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table");
 	}
 	free(c);
 }
@@ -215,7 +236,7 @@ void klpc_convert_unannotated(struct klpc *k, const char *const *symvers,
 
 	list_for_each_entry(obj, &k->obj_list, list)
 		have_symtab |= obj->symtab != NULL;
-	if (!have_symtab)
+	if (!have_symtab && !nsymvers)
 		return;
 	htable_init(&exports.by_name);
 	INIT_LIST_HEAD(&exports.names);
@@ -223,6 +244,6 @@ void klpc_convert_unannotated(struct klpc *k, const char *const *symvers,
 		read_symvers(&exports, symvers[i]);
 	for_each_sym(k->elf, sym)
 		if (is_unannotated(k, sym) && !exported(k, &exports, sym->name))
-			resolve(k, sym);
+			resolve(k, sym, nsymvers > 0);
 	free_exports(&exports);
 }

@@ -178,6 +178,9 @@ static bool ppc_line_only_change(const unsigned char *a, const unsigned char *b,
  * cannot reach it (the loader reports an overflow), so only the full
  * pointers and the stubbed call are left.
  */
+/* module_64.c turns an undefined ".TOC." into the module's TOC base */
+static const char *const ppc_loader_symbols[] = { ".TOC.", NULL };
+
 static bool ppc_klp_reloc_ok(unsigned int type)
 {
 	return type == R_PPC64_ADDR64 || type == R_PPC64_REL64 ||
@@ -196,6 +199,7 @@ const struct arch arch_ppc64le = {
 	.reloc_target = ppc_reloc_target,
 	.ftrace = &ppc_ftrace,
 	.klp_reloc_ok = ppc_klp_reloc_ok,
+	.loader_symbols = ppc_loader_symbols,
 	.call_site = ppc_call_site,
 	.differ_writes_mcount_loc = true,
 	.line_only_change = ppc_line_only_change,

@@ -6,6 +6,8 @@
 # (guest-modsample.sh): patch before and after the target loads.
 # Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
 set -euo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 tmo=180
@@ -30,9 +32,9 @@ make -C "$out" KDIR="$KOBJ" KPATCH_KMOD="$ROOT/kmod" KLP_CONVERT="${KLP_CONVERT:
 	KLP_CONVERT_FLAGS="--symtab kobject_example=$out/kobject_example.symtab" \
 	>"$out/build.log" 2>&1 </dev/null || { tail -n 20 "$out/build.log" >&2; die "build failed (log $out/build.log)"; }
 ko=$out/livepatch-kobj.ko
-readelf -S --wide "$ko" | grep -E '\] \.klp\.rela\.kobject_example\.\.text ' | grep -q ' AIo ' ||
+readelf -S --wide "$ko" | grep -E '\] \.klp\.rela\.kobject_example\.\.text ' | grepq ' AIo ' ||
 	die "no .klp.rela.kobject_example..text (AIo) in $ko"
-readelf -s --wide "$ko" | grep -qE 'OS \[0xff20\] \.klp\.sym\.kobject_example\.foo,0$' ||
+readelf -s --wide "$ko" | grepq -E 'OS \[0xff20\] \.klp\.sym\.kobject_example\.foo,0$' ||
 	die "no .klp.sym.kobject_example.foo,0 (0xff20) in $ko"
 
 "$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$KPATCH_CACHE/logs/klp-convert-modsample.log" \

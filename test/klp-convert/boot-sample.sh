@@ -12,6 +12,8 @@
 # KLP_CONVERT_FLAGS: klp-module.mk gives klp-convert the symbol table of
 # $KOBJ/vmlinux, where saved_command_line is unique, so the result is the same.
 set -euo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 tmo=180 boot=1 table=1
@@ -59,13 +61,13 @@ if [ $table = 0 ]; then
 	[ -s "$out/.vmlinux.symtab" ] || die "klp-module.mk made no symbol table of $KOBJ/vmlinux"
 fi
 
-readelf -S --wide "$ko" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grep -q ' AIo ' ||
+readelf -S --wide "$ko" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grepq ' AIo ' ||
 	die "no .klp.rela.vmlinux..text section with flags AIo in $ko"
-readelf -t "$ko" | grep -A3 '\.klp\.rela\.vmlinux\.\.text' | grep -q 'OS (0000000000100000)' ||
+readelf -t "$ko" | grep -A3 '\.klp\.rela\.vmlinux\.\.text' | grepq 'OS (0000000000100000)' ||
 	die ".klp.rela.vmlinux..text lacks SHF_RELA_LIVEPATCH (0x00100000)"
-readelf -s --wide "$ko" | grep -qE 'NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$' ||
+readelf -s --wide "$ko" | grepq -E 'NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$' ||
 	die "no .klp.sym.vmlinux.saved_command_line,0 with Ndx 0xff20"
-! readelf -S --wide "$ko" | grep -q 'klp.module_relocs' || die "annotation section left in $ko"
+! readelf -S --wide "$ko" | grepq 'klp.module_relocs' || die "annotation section left in $ko"
 echo "boot-sample: $ko converted:"
 readelf -S --wide "$ko" | grep -E 'klp' | sed 's/^/    /'
 readelf -s --wide "$ko" | grep -E 'klp' | sed 's/^/    /'

@@ -7,6 +7,8 @@
 # with KPATCH_REPLACE=0, disable restores, rmmod works.
 # Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
 set -euo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 tmo=180
@@ -52,9 +54,9 @@ for s in .kpatch.callbacks.pre_patch .kpatch.callbacks.post_patch .kpatch.callba
 		die "macros-check.o: section $s has size '${size}', want 0x$want"
 done
 for sym in __x64_sys_kp_zero __x64_sys_kp_three __x64_sys_kp_six; do
-	readelf -s -W "$m" | grep -qE " FUNC +GLOBAL +DEFAULT +[0-9]+ $sym$" || die "macros-check.o: no global $sym"
+	readelf -s -W "$m" | grepq -E " FUNC +GLOBAL +DEFAULT +[0-9]+ $sym$" || die "macros-check.o: no global $sym"
 done
-readelf -S -W "$m" | grep -qE '_error_injection|__syscalls_metadata|ftrace_events' &&
+readelf -S -W "$m" | grepq -E '_error_injection|__syscalls_metadata|ftrace_events' &&
 	die "macros-check.o: KPATCH_SYSCALL_DEFINE left syscall metadata or error-injection entries"
 echo "boot-template: kpatch-macros.h sections and KPATCH_SYSCALL_DEFINE0/3/6 entry points ok"
 # name:make-args

@@ -18,6 +18,8 @@
 # Skips (exit 0, with a notice) when that kernel is not built. Last line:
 # "N passed, N failed".
 set -uo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 KP_ARCH_TOOL=cross-build
@@ -45,7 +47,7 @@ unset ARCH CROSS_COMPILE
 out=$KPATCH_CACHE/klp-convert/cross-$KP_ARCH
 rm -rf "$out"
 mkdir -p "$out"
-is_arch() { readelf -h "$1" 2>/dev/null | grep -q "Machine: *$machine"; }
+is_arch() { readelf -h "$1" 2>/dev/null | grepq "Machine: *$machine"; }
 
 # 1. the sample through klp-module.mk (kbuild pass, then klp-convert)
 cp -a "$HERE/sample" "$out/sample"
@@ -56,16 +58,16 @@ rc=$?
 ko=$out/sample/livepatch-sample.ko
 # the annotation (before klp-convert) or its result (after)
 annotated() {
-	readelf -SW "$1" | grep -q ' \.klp\.module_relocs\.vmlinux ' ||
-		readelf -sW "$1" | grep -q '\.klp\.sym\.vmlinux\.saved_command_line,0$'
+	readelf -SW "$1" | grepq ' \.klp\.module_relocs\.vmlinux ' ||
+		readelf -sW "$1" | grepq '\.klp\.sym\.vmlinux\.saved_command_line,0$'
 }
-if [ -f "$ko" ] && is_arch "$ko" && readelf -p .modinfo "$ko" | grep -q 'livepatch=Y' && annotated "$ko"; then
+if [ -f "$ko" ] && is_arch "$ko" && readelf -p .modinfo "$ko" | grepq 'livepatch=Y' && annotated "$ko"; then
 	ok "sample: livepatch-sample.ko built for $machine by klp-module.mk (KDIR=$KOBJ)"
 else
 	ko sample "livepatch-sample.ko not built for $machine (log $out/sample.log): $(tail -n 3 "$out/sample.log" | tr '\n' ' ')"
 fi
 # klp-convert: converted, or one clear line refusing the machine
-if [ $rc -eq 0 ] && readelf -sW "$ko" | grep -q 'OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$'; then
+if [ $rc -eq 0 ] && readelf -sW "$ko" | grepq 'OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$'; then
 	ok "sample: klp-convert converted saved_command_line"
 else
 	# (klp-convert learns ppc64le/s390x relocations with the architecture model)
@@ -100,11 +102,11 @@ fi
 m=$out/macros-check.o
 if ! is_arch "$m"; then
 	ko macros "macros-check.o is not a $machine object"
-elif readelf -S -W "$m" | grep -qE '_error_injection|__syscalls_metadata|ftrace_events'; then
+elif readelf -S -W "$m" | grepq -E '_error_injection|__syscalls_metadata|ftrace_events'; then
 	ko macros "KPATCH_SYSCALL_DEFINE left syscall metadata or error-injection entries in macros-check.o"
-elif ! readelf -s -W "$m" | grep -qE " FUNC +GLOBAL +DEFAULT +[0-9]+ $entry$"; then
+elif ! readelf -s -W "$m" | grepq -E " FUNC +GLOBAL +DEFAULT +[0-9]+ $entry$"; then
 	ko macros "macros-check.o: no global $entry"
-elif ! readelf -S -W "$m" | grep -q '\.kpatch\.callbacks\.pre_patch'; then
+elif ! readelf -S -W "$m" | grepq '\.kpatch\.callbacks\.pre_patch'; then
 	ko macros "macros-check.o: no .kpatch.callbacks.pre_patch"
 else
 	ok "macros: kpatch-macros.h sections and the syscall entries, no metadata/error-injection"
@@ -114,8 +116,8 @@ fi
 d=$out/tcmd
 cp -a "$ROOT/kmod/patch" "$d"
 cp "$out/fake-diff.o" "$d/patch-objs.o"
-if make -C "$KOBJ" "${KP_KMAKE[@]}" M="$d" KPATCH_NAME=tcmd > "$out/template.log" 2>&1 &&
-	is_arch "$d/livepatch-tcmd.ko" && readelf -S -W "$d/livepatch-tcmd.ko" | grep -q '\.kpatch\.funcs'; then
+if make -C "$KOBJ" "${KP_KMAKE[@]}" M="$d" KPATCH_NAME=tcmd KPATCH_INCLUDE="$ROOT/kmod/include" > "$out/template.log" 2>&1 &&
+	is_arch "$d/livepatch-tcmd.ko" && readelf -S -W "$d/livepatch-tcmd.ko" | grepq '\.kpatch\.funcs'; then
 	ok "template: livepatch-tcmd.ko linked for $machine with .kpatch.funcs"
 else
 	ko template "the template did not build for $KP_ARCH (log $out/template.log)"

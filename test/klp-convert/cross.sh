@@ -9,6 +9,8 @@
 #
 #   cross.sh [CDO [KLP_CONVERT]]     last line: "N passed, N failed"
 set -uo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CDO=${1:-$top/build/release/bin/create-diff-object}
@@ -60,7 +62,7 @@ convert_case() {
 
 check_converted() {
 	local name=$1 ko=$2 sym=$3 rsec=$4 type=$5 flags
-	if ! readelf -sW "$ko" | grep -qE "NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] ${sym//./\\.}\$"; then
+	if ! readelf -sW "$ko" | grepq -E "NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] ${sym//./\\.}\$"; then
 		bad "$name" "no SHN_LIVEPATCH symbol $sym"
 		return
 	fi
@@ -74,7 +76,7 @@ check_converted() {
 		bad "$name" "no $type against $sym in $rsec"
 		return
 	fi
-	if readelf -SW "$ko" | grep -q 'klp.module_relocs'; then
+	if readelf -SW "$ko" | grepq 'klp.module_relocs'; then
 		bad "$name" "an annotation table is left"
 		return
 	fi

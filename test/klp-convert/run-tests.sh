@@ -11,6 +11,8 @@
 #   test/klp-convert/run-tests.sh [-v] [--no-kernel] [--no-boot]
 # KLP_CONVERT=path selects the binary (default: the ASan build if present).
 set -uo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 verbose=0 kernel=1 boot=1
@@ -88,17 +90,17 @@ sec_flags() {
 		$1 ~ /^\[[0-9a-f]+\]:$/ { if (cur == n) { f = $1; gsub(/[\[\]:]/, "", f); print f; exit } next }
 		/^ *\[ *[0-9]+\] / { cur = $0; sub(/^ *\[ *[0-9]+\] /, "", cur) }'
 }
-has_sec() { readelf -S -W "$1" | grep -qE "\] $2 "; }
+has_sec() { readelf -S -W "$1" | grepq -E "\] $2 "; }
 # sym_line FILE NAME: the readelf -s line of NAME (exact)
 sym_line() { readelf -s -W "$1" | awk -v n="$2" '$NF == n' | head -1; }
-is_livepatch_sym() { sym_line "$1" "$2" | grep -qE ' NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] '; }
+is_livepatch_sym() { sym_line "$1" "$2" | grepq -E ' NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] '; }
 # relocs FILE SECTION: "TYPE SYMBOL" per relocation of SECTION
 relocs() {
 	readelf -r -W "$1" | awk -v s="$2" '
 		/^Relocation section/ { on = ($3 == "'"'"'" s "'"'"'"); next }
 		on && NF >= 5 && $1 ~ /^[0-9a-f]+$/ { print $3, $5 }'
 }
-rela_has() { relocs "$1" "$2" | grep -qE " $3( |$)"; }
+rela_has() { relocs "$1" "$2" | grepq -E " $3( |$)"; }
 rela_count() { relocs "$1" "$2" | grep -cE " $3( |$)"; }
 
 # ---- conversion rules ----
@@ -108,7 +110,7 @@ if build basic basic.c && expect_ok basic; then
 	check "section .klp.rela.vmlinux..text exists" has_sec "$o" '\.klp\.rela\.vmlinux\.\.text'
 	f=$(sec_flags "$o" .klp.rela.vmlinux..text)
 	[ "$f" = 0000000000100042 ] && ok "flags 0x100042 = SHF_RELA_LIVEPATCH|SHF_INFO_LINK|SHF_ALLOC" || bad "flags: got '$f'"
-	readelf -S -W "$o" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grep -qE ' RELA .* 18 AIo ' && ok "type RELA, entsize 24, AIo" || bad "readelf -S line"
+	readelf -S -W "$o" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grepq -E ' RELA .* 18 AIo ' && ok "type RELA, entsize 24, AIo" || bad "readelf -S line"
 	info=$(readelf -S -W "$o" | awk '/\.klp\.rela\.vmlinux\.\.text/ { print $(NF-1) }')
 	tidx=$(readelf -S -W "$o" | awk '$2 == ".text" || $3 == ".text" { gsub(/[\[\]]/, "", $1); print $1+0; exit }')
 	tidx=$(readelf -S -W "$o" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text .*/\1/p')
@@ -190,10 +192,15 @@ if build target target1.c target2.c; then
 		check "without --symtab counter stays undefined" sh -c "readelf -s -W '$(out unannotated)' | grep -qE ' UND counter$'"
 	fi
 	begin unannotated-symvers
-	printf '0x00000000\tcounter\tvmlinux\tEXPORT_SYMBOL\t\n' > "$T/Module.symvers"
+	printf '0x00000000\t%s\tvmlinux\tEXPORT_SYMBOL\t\n' counter undefined_here > "$T/Module.symvers"
 	if expect_ok unannotated --symtab vmlinux="$T/target.symtab" --symvers "$T/Module.symvers"; then
 		check "listed in --symvers: counter stays undefined" sh -c "readelf -s -W '$(out unannotated)' | grep -qE ' UND counter$'"
 	fi
+	# with the exports listed, a name nothing exports or defines is refused
+	begin unannotated-symvers-unresolved
+	printf '0x00000000\tcounter\tvmlinux\tEXPORT_SYMBOL\t\n' > "$T/Module.symvers"
+	expect_err unannotated 'undefined_here: undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table$' \
+		--symtab vmlinux="$T/target.symtab" --symvers "$T/Module.symvers"
 	begin unannotated-ambiguous
 	build unannotated-amb unannotated-amb.c &&
 		expect_err unannotated-amb 'local_fn: not exported and not in a KLP_MODULE_RELOC table, and ambiguous: 2 candidates: local_fn,1 in vmlinux file target1.c; local_fn,2 in vmlinux file target2.c; name the one you mean in a KLP_MODULE_RELOC\(vmlinux\) table with its sympos$' \
@@ -361,7 +368,7 @@ mk_strict() {
 		>"$d/log" 2>&1 </dev/null; then
 		echo "make succeeded"; return 1
 	fi
-	grep -q '^klp-module.mk: livepatch-sample.ko: kp_not_exported: undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table$' "$d/log" ||
+	grep -q '^klp-convert: livepatch-sample.ko: kp_not_exported: undefined, not exported by the kernel and not in a KLP_MODULE_RELOC table$' "$d/log" ||
 		{ cat "$d/log"; return 1; }
 }
 # the sample without its table, referring also to s_show, which vmlinux has

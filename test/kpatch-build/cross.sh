@@ -13,6 +13,8 @@
 # error line naming the object and the machine. Anything else fails.
 # Skips (exit 0) when the kernel of ARCH is not built. Last line "N passed, N failed".
 set -uo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 KP_ARCH_TOOL=kpatch-build-cross
@@ -64,17 +66,17 @@ else
 fi
 # the patched object, compiled for ARCH (kept under -d)
 pobj=${scratch:+$scratch/obj/fs/proc/cmdline.o}
-if [ -n "$pobj" ] && [ -f "$pobj" ] && readelf -h "$pobj" | grep -q "Machine: *$machine"; then
+if [ -n "$pobj" ] && [ -f "$pobj" ] && readelf -h "$pobj" | grepq "Machine: *$machine"; then
 	ok "patched fs/proc/cmdline.o compiled for $machine"
 else
 	ko patched-object "no patched fs/proc/cmdline.o for $machine (${pobj:-no scratch dir})"
 fi
-if [ $rc -eq 0 ] && readelf -h "$out/livepatch-cmdline.ko" 2>/dev/null | grep -q "Machine: *$machine"; then
+if [ $rc -eq 0 ] && readelf -h "$out/livepatch-cmdline.ko" 2>/dev/null | grepq "Machine: *$machine"; then
 	ok "livepatch-cmdline.ko built for $machine"
 else
 	err=$(grep 'error:' "$out/kpatch-build.out")
 	if [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
-		echo "$err" | grep -q "^kpatch-build: error: fs/proc/cmdline.o: the differ does not support $KP_ARCH objects: create-diff-object: .*unsupported machine\|big-endian"; then
+		echo "$err" | grepq "^kpatch-build: error: fs/proc/cmdline.o: the differ does not support $KP_ARCH objects: create-diff-object: .*unsupported machine\|big-endian"; then
 		ok "stops at the differ with one line: $err"
 	else
 		ko result "neither a module nor the differ's one-line refusal (exit $rc)"

@@ -10,6 +10,8 @@
 # The package is removed again at the end unless KPATCH_KEEP_PACKAGE=1.
 # Output: test/out/package/. Last line: N passed, N failed.
 set -euo pipefail
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "$0")/../lib/grepq.sh"
 export LC_ALL=C
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=${KPATCH_TEST_OUT:-$TOP/test/out/package}
@@ -73,7 +75,7 @@ check "dpkg -s kpatch-ng: installed" sh -c "dpkg -s kpatch-ng | grep -qx 'Status
 check "systemd-analyze verify kpatch.service kpatch@.service" \
 	systemd-analyze verify /lib/systemd/system/kpatch.service /lib/systemd/system/kpatch@livepatch-cmdline.service
 man_ok() {	# the page is installed and man renders it without a warning
-	man -w "$1" | grep -q '^/usr/share/man/' || return 1
+	man -w "$1" | grepq '^/usr/share/man/' || return 1
 	! MANWIDTH=80 man --warnings=all "$1" 2>&1 >/dev/null | grep .
 }
 for m in kpatch-build create-diff-object klp-convert kpatch; do check "man $m" man_ok "$m"; done
