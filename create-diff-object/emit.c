@@ -65,11 +65,28 @@ static uint64_t append_range(struct section *out, struct section *in,
 	return elf_section_append(out, data, len, in->sh.sh_addralign);
 }
 
+/*
+ * What the output defines is local: a global copy of a patched "foo" would
+ * be a second global "foo" in kallsyms (ftrace filters, kprobes and
+ * kallsyms_lookup_name() by name then see two), and two outputs that both
+ * carry it (vmlinux and a module patched together) collide at ld -r. The
+ * template reaches everything through relocations. Only what the running
+ * kernel does not have stays global: a new global may be used by another
+ * object of the same patch.
+ */
+static unsigned char out_binding(const struct symbol *sym)
+{
+	if (sym->bind == STB_LOCAL || sym->status == NEW)
+		return sym->bind;
+	return STB_LOCAL;
+}
+
 static void emit_symbol(struct emitter *em, struct symbol *sym,
 			struct section *out, uint64_t off)
 {
 	struct symbol *o = elf_create_symbol(em->out, sym->name, out, off,
-					     sym->size, sym->bind, sym->type);
+					     sym->size, out_binding(sym),
+					     sym->type);
 
 	o->other = sym->other;
 	si(sym)->out = o;
