@@ -10,6 +10,8 @@
  *                            .cold/prefix piece, special static, the
  *                            section's row of the special-section table)
  *   callsite    special.c    per-call-site data (__dyndbg): its entries
+ *   chunks      chunk.c      anonymous code (.altinstr_aux) as the chunks
+ *                            references reach
  *   parent      klp.c        PARENT_SYMTAB and Module.symvers
  *   directives  verify.c     KPATCH_IGNORE_* / KPATCH_FORCE_UNSAFE
  *   correlate   correlate.c  pair ORIG and PATCHED symbols and sections
@@ -94,7 +96,6 @@ struct include_work {
 	size_t nsyms, cap;
 	struct section **secs;
 	size_t nsecs, scap;
-	bool chunks_found;		/* anonymous code split into chunks */
 };
 
 /* special.c: the places in string sections included functions refer to. */
@@ -154,6 +155,11 @@ bool is_init_section(const struct section *sec);
 bool is_ignored_section_name(const char *name);
 bool is_debug_section(const struct section *sec);
 bool is_patch_source_section(const struct section *sec);
+
+/* chunk.c: anonymous code (.altinstr_aux) as the chunks references reach */
+bool is_anonymous_code(const struct section *sec);
+void find_chunks(struct cdo *c);
+struct span chunk_at(const struct section *sec, uint64_t off);
 
 /* correlate.c */
 void correlate(struct cdo *c);

@@ -146,6 +146,7 @@ static const struct pass {
 } passes[] = {
 	{ "classify", classify },
 	{ "callsite", callsite_sections },
+	{ "chunks", find_chunks },
 	{ "parent", klp_load },
 	{ "directives", read_directives },
 	{ "correlate", correlate },
