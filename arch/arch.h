@@ -94,10 +94,20 @@ struct ftrace_pattern {
 	unsigned int patchable_before;
 };
 
+/* One decoded instruction: where it ends, and its PC-relative operand. */
+struct insn_info {
+	size_t start, end;		/* [start, end) in the code */
+	size_t field;			/* offset of the PC-relative operand */
+	unsigned int size;		/* its size in bytes; 0: none */
+	int64_t target;			/* the offset it reaches, from the code */
+};
+
 struct arch {
 	const char *name;
 	uint16_t machine;
 	unsigned int r_abs64;		/* absolute 64-bit reference (records) */
+	/* PC-relative references of 32 and 8 bits (split.c's new ones) */
+	unsigned int r_pc32, r_pc8;
 	/* this arch's rows of the special-section table, NULL-name ended */
 	const struct special_section *special;
 	const struct ftrace_pattern *ftrace;
@@ -135,6 +145,12 @@ struct arch {
 	uint64_t (*branch_field_end)(const unsigned char *a, uint64_t alen,
 				     const unsigned char *b, uint64_t blen,
 				     uint64_t i, uint64_t len);
+	/*
+	 * Decode the instruction at @at of @code (which ends at @len). False
+	 * when it cannot be decoded (or would run past @len).
+	 */
+	bool (*decode)(const unsigned char *code, size_t len, size_t at,
+		       struct insn_info *in);
 };
 
 /* Offset of @func's ftrace site from its start, or -1: none (arch.c). */

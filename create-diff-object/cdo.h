@@ -9,6 +9,9 @@
  *   classify    entity.c     what each symbol and section is (function,
  *                            .cold/prefix piece, special static, the
  *                            section's row of the special-section table)
+ *   split       split.c      a section of several functions (.sched.text)
+ *                            cut along its symbols: branches between them
+ *                            become relocations
  *   callsite    special.c    per-call-site data (__dyndbg): its entries
  *   chunks      chunk.c      anonymous code (.altinstr_aux) as the chunks
  *                            references reach
@@ -63,6 +66,7 @@ struct syminfo {
 	bool recorded;			/* has its .kpatch.funcs record */
 	long change_off;		/* first differing offset, or -1 */
 	const char *inlined;		/* changed inlined callee, if known */
+	char *unsplit;			/* split.c: why it cannot leave its section */
 };
 
 /* Per-section state. */
@@ -147,6 +151,7 @@ static inline bool is_entity(const struct symbol *sym)
 
 /* entity.c */
 void classify(struct cdo *c);
+void classify_section(struct cdo *c, struct section *sec);
 void unclassify(struct elf *elf);
 bool is_special_static_name(const char *name);
 char *normalized_name(const char *name);
@@ -155,6 +160,9 @@ bool is_init_section(const struct section *sec);
 bool is_ignored_section_name(const char *name);
 bool is_debug_section(const struct section *sec);
 bool is_patch_source_section(const struct section *sec);
+
+/* split.c: sections of several functions cut along their symbols */
+void split_shared_sections(struct cdo *c);
 
 /* chunk.c: anonymous code (.altinstr_aux) as the chunks references reach */
 bool is_anonymous_code(const struct section *sec);

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include "arch/arch.h"
+#include "arch/x86_64/insn.h"
 
 #define R_X86_64_64		1
 #define R_X86_64_PC32		2
@@ -233,6 +234,8 @@ const struct arch arch_x86_64 = {
 	.name = "x86_64",
 	.machine = EM_X86_64,
 	.r_abs64 = R_X86_64_64,
+	.r_pc32 = R_X86_64_PC32,
+	.r_pc8 = R_X86_64_PC8,
 	.special = x86_special,
 	.ftrace = &x86_ftrace,
 	.prefix_symbol = "__pfx_",
@@ -241,4 +244,5 @@ const struct arch arch_x86_64 = {
 	.reloc_target = x86_reloc_target,
 	.line_only_change = x86_line_only_change,
 	.branch_field_end = x86_branch_field_end,
+	.decode = x86_decode,
 };
