@@ -65,6 +65,14 @@ struct special_section {
 	bool early;
 	bool infer_size;	/* SEC_CALLSITE: entries of one inferred size */
 	const char *why;	/* SEC_REFUSED: the reason */
+	/*
+	 * The entry only makes a call faster and may be left out when its
+	 * key (the relocation at key_off) lives in the patched module: the
+	 * call itself goes to a trampoline that always jumps to the current
+	 * target (.static_call_sites).
+	 */
+	bool key_optional;
+	unsigned int key_off;
 };
 
 /* The rows every architecture shares (special.c). */

@@ -237,6 +237,7 @@ const char *klp_export_namespace(struct cdo *c, const char *name);
 char *klp_external_name(struct cdo *c, struct symbol *sym,
 			      bool *is_klp, unsigned long *sympos);
 unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
+bool klp_module_reference(struct cdo *c, struct symbol *sym);
 char *klp_objname(struct cdo *c);
 
 /* emit.c */

@@ -255,6 +255,25 @@ unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym)
 	return pos < 0 ? 0 : pos;
 }
 
+/*
+ * Will a reference to @sym from the output be a klp relocation to the
+ * patched module (resolved by livepatch when the module loads, so only
+ * after the loader has read the patch's own tables)?
+ */
+bool klp_module_reference(struct cdo *c, struct symbol *sym)
+{
+	struct export *x;
+
+	if (!strcmp(c->parent, "vmlinux") || (sym->sec && sym->include))
+		return false;
+	if (sym->twin)
+		sym = sym->twin;
+	x = is_local_sym(sym) ? NULL : find_export(c, sym->name);
+	if (x)
+		return exported_by_parent(c, x);
+	return sym->sec || find_sympos(c, sym->name, false) != -1;
+}
+
 char *klp_external_name(struct cdo *c, struct symbol *sym, bool *is_klp,
 			unsigned long *sympos)
 {
