@@ -207,7 +207,20 @@ struct arch {
 	 */
 	bool (*decode)(const unsigned char *code, size_t len, size_t at,
 		       struct insn_info *in);
+	/*
+	 * Without @decode: the length of the instruction at @at of @code
+	 * (which ends at @len), 0 when it runs past @len. Enough to walk the
+	 * code (the inline report), not to find its PC-relative operands.
+	 */
+	size_t (*insn_length)(const unsigned char *code, size_t len, size_t at);
 };
+
+/*
+ * The bounds of the instruction at @at (and its PC-relative operand where
+ * the arch decodes them): @decode, else @insn_length. False: unknown.
+ */
+bool arch_insn_bounds(const struct arch *arch, const unsigned char *code,
+		      size_t len, size_t at, struct insn_info *in);
 
 /* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func);

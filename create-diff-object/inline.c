@@ -142,14 +142,20 @@ static uint64_t common_suffix(const struct symbol *o, const struct symbol *p,
 	return n;
 }
 
-/* Does PATCHED's instruction @in differ from ORIG's bytes at the same place? */
+/*
+ * Does PATCHED's instruction @in differ from ORIG's bytes @shift bytes
+ * further (0: the same place)? Past ORIG's end it does.
+ */
 static bool insn_differs(const struct symbol *o, const struct symbol *p,
-			 const struct insn_info *in)
+			 const struct insn_info *in, int64_t shift)
 {
-	const unsigned char *a = o->sec->data + o->offset;
+	const unsigned char *a = o->sec->data + o->offset + shift;
 	const unsigned char *b = p->sec->data + p->offset;
 	uint64_t i;
 
+	if ((int64_t)in->start + shift < 0 ||
+	    (int64_t)in->end + shift > (int64_t)o->size)
+		return true;
 	for (i = in->start; i < in->end; i++) {
 		/* a new displacement only: it jumps over code that changed */
 		if (in->size && i >= in->field && i < in->field + in->size)
@@ -161,11 +167,26 @@ static bool insn_differs(const struct symbol *o, const struct symbol *p,
 }
 
 /*
+ * Code of another size: an instruction that ORIG has at the same place,
+ * or at the same distance from the end, is the same code (on either side
+ * of what was inserted or removed), not a change.
+ */
+static bool insn_changed(const struct symbol *o, const struct symbol *p,
+			 const struct insn_info *in)
+{
+	if (!insn_differs(o, p, in, 0))
+		return false;
+	return o->size == p->size ||
+	       insn_differs(o, p, in, (int64_t)o->size - (int64_t)p->size);
+}
+
+/*
  * Every instruction of @p after its first change at @first that holds a
  * change too: the first differing byte may be the caller's own (a
  * prologue saving one more register) while what changed is inlined code
  * further on. Same size: the instructions whose bytes differ. Another
- * size: the instructions between the first change and the common tail.
+ * size: those between the first change and the common tail that ORIG
+ * has neither at the same place nor as far from the end.
  */
 static void add_changed_insns(const struct cdo *c, struct inline_want **wants,
 			      size_t *n, struct symbol *func,
@@ -176,16 +197,17 @@ static void add_changed_insns(const struct cdo *c, struct inline_want **wants,
 	uint64_t at = 0, end = p->size, added = 0;
 	struct insn_info in;
 
-	if (!c->arch->decode || avail(p) != p->size || avail(o) != o->size)
+	if ((!c->arch->decode && !c->arch->insn_length) ||
+	    avail(p) != p->size || avail(o) != o->size)
 		return;
 	if (o->size != p->size)
 		end = p->size - common_suffix(o, p, len);
 	while (at < end && added < MAX_WANTS_PER_FUNC) {
-		if (!c->arch->decode(p->sec->data + p->offset, p->size, at, &in))
+		if (!arch_insn_bounds(c->arch, p->sec->data + p->offset,
+				      p->size, at, &in))
 			return;
 		at = in.end;
-		if (in.end <= (uint64_t)first + 1 ||
-		    (o->size == p->size && !insn_differs(o, p, &in)))
+		if (in.end <= (uint64_t)first + 1 || !insn_changed(o, p, &in))
 			continue;
 		add_want(wants, n, func, p, in.start < (uint64_t)first ?
 			 first : (long)in.start);

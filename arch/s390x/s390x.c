@@ -168,6 +168,18 @@ static bool s390_klp_reloc_ok(unsigned int type)
 	}
 }
 
+/* The two top bits of the first opcode byte: 2, 4, 4 or 6 bytes. */
+static size_t s390_insn_length(const unsigned char *code, size_t len, size_t at)
+{
+	static const size_t by_top_bits[] = { 2, 4, 4, 6 };
+	size_t n;
+
+	if (at >= len)
+		return 0;
+	n = by_top_bits[code[at] >> 6];
+	return at + n <= len ? n : 0;
+}
+
 extern const struct special_section s390_special[];
 
 const struct arch arch_s390x = {
@@ -181,4 +193,5 @@ const struct arch arch_s390x = {
 	.ftrace_site = s390_ftrace_site,
 	.klp_reloc_ok = s390_klp_reloc_ok,
 	.line_only_change = s390_line_only_change,
+	.insn_length = s390_insn_length,
 };
