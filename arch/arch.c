@@ -117,3 +117,32 @@ bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
 		*parent = name + n;
 	return true;
 }
+
+bool arch_line_only_bytes(const struct line_imm_insn *insn,
+			  const unsigned char *a, const unsigned char *b,
+			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
+			  void *ctx)
+{
+	size_t i = 0, found = 0;
+
+	while (i < len) {
+		size_t start, end = 0;
+
+		if (a[i] == b[i]) {
+			i++;
+			continue;
+		}
+		for (start = i >= insn->back_max ? i - insn->back_max : 0;
+		     start + insn->back_min <= i; start++) {
+			end = insn->insn_end(a, b, len, start);
+			if (end && is_line_call(ctx, end))
+				break;
+			end = 0;
+		}
+		if (!end)
+			return false;
+		found++;
+		i = end;
+	}
+	return found > 0;
+}

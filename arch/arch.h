@@ -186,6 +186,24 @@ long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
 bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
 			   const char **parent);
 
+/*
+ * line_only_change for a variable-length instruction set (x86_64, s390x):
+ * every run of bytes that differ must lie in the immediate of an
+ * instruction that starts between @back_max and @back_min bytes before its
+ * first differing byte, which @insn_end (given that start) accepts and ends
+ * where a __LINE__ call follows (@is_line_call).
+ */
+struct line_imm_insn {
+	unsigned int back_max, back_min;
+	/* end of the instruction at @start if it may load a __LINE__, else 0 */
+	size_t (*insn_end)(const unsigned char *a, const unsigned char *b,
+			   size_t len, size_t start);
+};
+bool arch_line_only_bytes(const struct line_imm_insn *insn,
+			  const unsigned char *a, const unsigned char *b,
+			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
+			  void *ctx);
+
 /* The ops for @elf's machine; exits with a clear error for others. */
 const struct arch *arch_get(const struct elf *elf);
 

@@ -120,34 +120,23 @@ static size_t s390_li_at(const unsigned char *a, const unsigned char *b,
 	return 4;
 }
 
+static size_t s390_li_end(const unsigned char *a, const unsigned char *b,
+			  size_t len, size_t start)
+{
+	return s390_li_at(a, b, len, start) ? start + 4 : 0;
+}
+
+/* the differing byte must be one of an lhi/lghi's imm16 */
+static const struct line_imm_insn s390_line_li = {
+	.back_max = 3, .back_min = 2, .insn_end = s390_li_end,
+};
+
 static bool s390_line_only_change(const unsigned char *a, const unsigned char *b,
 				  size_t len,
 				  bool (*is_line_call)(void *ctx, size_t off),
 				  void *ctx)
 {
-	size_t i = 0, found = 0;
-
-	while (i < len) {
-		size_t start, end = 0;
-
-		if (a[i] == b[i]) {
-			i++;
-			continue;
-		}
-		/* the differing byte must be one of an lhi/lghi's imm16 */
-		for (start = i >= 3 ? i - 3 : 0; start + 2 <= i; start++) {
-			if (s390_li_at(a, b, len, start) &&
-			    is_line_call(ctx, start + 4)) {
-				end = start + 4;
-				break;
-			}
-		}
-		if (!end)
-			return false;
-		found++;
-		i = end;
-	}
-	return found > 0;
+	return arch_line_only_bytes(&s390_line_li, a, b, len, is_line_call, ctx);
 }
 
 /*
