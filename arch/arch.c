@@ -41,6 +41,28 @@ const struct arch *arch_get(const struct elf *elf)
 	    elf->path, elf->ehdr.e_machine);
 }
 
+bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
+			  const unsigned char *a, const unsigned char *b,
+			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
+			  void *ctx)
+{
+	size_t i, found = 0;
+
+	if (len % 4)
+		return false;
+	for (i = 0; i < len; i += 4) {
+		uint32_t ia = (uint32_t)target_get(false, a + i, 4);
+		uint32_t ib = (uint32_t)target_get(false, b + i, 4);
+
+		if (ia == ib)
+			continue;
+		if (!imm_only_change(ia, ib) || !is_line_call(ctx, i + 4))
+			return false;
+		found++;
+	}
+	return found > 0;
+}
+
 static const struct ftrace_prologue no_prologue = { NULL, 0 };
 
 /* A call to @p->call right after @pro at the start of @func? */

@@ -180,6 +180,17 @@ struct arch {
 				     uint64_t i, uint64_t len);
 };
 
+/*
+ * line_only_change for 4-byte little-endian instruction words (aarch64,
+ * ppc64le): every word that differs must be one whose change
+ * @imm_only_change accepts (the same load of an immediate, another
+ * immediate), followed by a __LINE__ call (@is_line_call).
+ */
+bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
+			  const unsigned char *a, const unsigned char *b,
+			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
+			  void *ctx);
+
 /* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
 /* Is @name a prefix (padding) symbol; @parent gets the function's name. */

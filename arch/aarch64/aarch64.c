@@ -131,28 +131,20 @@ static long a64_movz_imm(uint32_t insn)
 	return (insn >> 5) & 0xffff;
 }
 
+/* same register and width, only a small immediate moved */
+static bool a64_movz_imm_change(uint32_t ia, uint32_t ib)
+{
+	return a64_movz_imm(ia) >= 0 && a64_movz_imm(ib) >= 0 &&
+	       (ia & 0xff00001fu) == (ib & 0xff00001fu);
+}
+
 static bool a64_line_only_change(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
 				 void *ctx)
 {
-	size_t i, found = 0;
-
-	for (i = 0; i + 4 <= len; i += 4) {
-		uint32_t ia = a64_insn(a + i), ib = a64_insn(b + i);
-		long va, vb;
-
-		if (ia == ib)
-			continue;
-		va = a64_movz_imm(ia);
-		vb = a64_movz_imm(ib);
-		/* same register and width, only a small immediate moved */
-		if (va < 0 || vb < 0 || (ia & 0xff00001fu) != (ib & 0xff00001fu) ||
-		    !is_line_call(ctx, i + 4))
-			return false;
-		found++;
-	}
-	return found > 0 && i == len;
+	return arch_line_only_words(a64_movz_imm_change, a, b, len,
+				    is_line_call, ctx);
 }
 
 /*
