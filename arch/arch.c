@@ -99,6 +99,29 @@ static bool has_patchable_entry(const struct ftrace_pattern *p,
 	return false;
 }
 
+bool arch_entry_recorded(const struct symbol *func, const char *secname,
+			 uint64_t at, uint64_t max_before)
+{
+	const struct section *s;
+
+	list_for_each_entry(s, &func->elf->sections, list) {
+		const struct reloc *r;
+
+		if (!s->base || strcmp(s->base->name, secname))
+			continue;
+		for_each_reloc(s, r) {
+			uint64_t t;
+
+			if (!r->sym || r->sym->sec != func->sec)
+				continue;
+			t = r->sym->offset + (uint64_t)r->addend;
+			if (t <= at && at - t <= max_before)
+				return true;
+		}
+	}
+	return false;
+}
+
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func)
 {
 	const struct ftrace_pattern *p = arch->ftrace;

@@ -193,6 +193,13 @@ bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
 
 /* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
+/*
+ * Does a section named @secname (every one: -ffunction-sections makes one
+ * per function) record an address of @func's section between
+ * @max_before bytes before @at and @at (its ftrace entry)?
+ */
+bool arch_entry_recorded(const struct symbol *func, const char *secname,
+			 uint64_t at, uint64_t max_before);
 /* Is @name a prefix (padding) symbol; @parent gets the function's name. */
 bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
 			   const char **parent);

@@ -87,22 +87,8 @@ static uint32_t a64_insn(const unsigned char *p)
 
 static bool a64_entry_recorded(const struct symbol *func, uint64_t at)
 {
-	const struct section *s;
-
-	list_for_each_entry(s, &func->elf->sections, list) {
-		const struct reloc *r;
-
-		if (!s->base || strcmp(s->base->name, "__patchable_function_entries"))
-			continue;
-		for_each_reloc(s, r) {
-			uint64_t t = r->sym->offset + (uint64_t)r->addend;
-
-			if (r->sym->sec == func->sec && t <= at &&
-			    at - t <= A64_MAX_PREFIX)
-				return true;
-		}
-	}
-	return false;
+	return arch_entry_recorded(func, "__patchable_function_entries", at,
+				   A64_MAX_PREFIX);
 }
 
 static long a64_ftrace_site(const struct symbol *func)

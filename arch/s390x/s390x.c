@@ -72,19 +72,7 @@ static const unsigned char s390_brcl_nop[6] = { 0xc0, 0x04, 0, 0, 0, 0 };
 /* Is the entry at @at of @func recorded in __mcount_loc? */
 static bool s390_entry_recorded(const struct symbol *func, uint64_t at)
 {
-	const struct section *s;
-
-	list_for_each_entry(s, &func->elf->sections, list) {
-		const struct reloc *r;
-
-		if (!s->base || strcmp(s->base->name, "__mcount_loc"))
-			continue;
-		for_each_reloc(s, r)
-			if (r->sym && r->sym->sec == func->sec &&
-			    r->sym->offset + (uint64_t)r->addend == at)
-				return true;
-	}
-	return false;
+	return arch_entry_recorded(func, "__mcount_loc", at, 0);
 }
 
 static long s390_ftrace_site(const struct symbol *func)
