@@ -87,22 +87,8 @@ static uint32_t a64_insn(const unsigned char *p)
 
 static bool a64_entry_recorded(const struct symbol *func, uint64_t at)
 {
-	const struct section *s;
-
-	list_for_each_entry(s, &func->elf->sections, list) {
-		const struct reloc *r;
-
-		if (!s->base || strcmp(s->base->name, "__patchable_function_entries"))
-			continue;
-		for_each_reloc(s, r) {
-			uint64_t t = r->sym->offset + (uint64_t)r->addend;
-
-			if (r->sym->sec == func->sec && t <= at &&
-			    at - t <= A64_MAX_PREFIX)
-				return true;
-		}
-	}
-	return false;
+	return arch_entry_recorded(func, "__patchable_function_entries", at,
+				   A64_MAX_PREFIX);
 }
 
 static long a64_ftrace_site(const struct symbol *func)
@@ -131,28 +117,20 @@ static long a64_movz_imm(uint32_t insn)
 	return (insn >> 5) & 0xffff;
 }
 
+/* same register and width, only a small immediate moved */
+static bool a64_movz_imm_change(uint32_t ia, uint32_t ib)
+{
+	return a64_movz_imm(ia) >= 0 && a64_movz_imm(ib) >= 0 &&
+	       (ia & 0xff00001fu) == (ib & 0xff00001fu);
+}
+
 static bool a64_line_only_change(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
 				 void *ctx)
 {
-	size_t i, found = 0;
-
-	for (i = 0; i + 4 <= len; i += 4) {
-		uint32_t ia = a64_insn(a + i), ib = a64_insn(b + i);
-		long va, vb;
-
-		if (ia == ib)
-			continue;
-		va = a64_movz_imm(ia);
-		vb = a64_movz_imm(ib);
-		/* same register and width, only a small immediate moved */
-		if (va < 0 || vb < 0 || (ia & 0xff00001fu) != (ib & 0xff00001fu) ||
-		    !is_line_call(ctx, i + 4))
-			return false;
-		found++;
-	}
-	return found > 0 && i == len;
+	return arch_line_only_words(a64_movz_imm_change, a, b, len,
+				    is_line_call, ctx);
 }
 
 /*

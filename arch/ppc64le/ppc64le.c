@@ -147,27 +147,19 @@ static long ppc_li_reg(uint32_t insn)
 	return (insn >> 21) & 31;
 }
 
+/* same li/lis and register, only the immediate moved */
+static bool ppc_li_imm_change(uint32_t ia, uint32_t ib)
+{
+	return ppc_li_reg(ia) >= 0 && (ia >> 16) == (ib >> 16);
+}
+
 static bool ppc_line_only_change(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
 				 void *ctx)
 {
-	size_t i, found = 0;
-
-	if (len % 4)
-		return false;
-	for (i = 0; i < len; i += 4) {
-		uint32_t ia = ppc_insn(a + i), ib = ppc_insn(b + i);
-
-		if (ia == ib)
-			continue;
-		/* same li/lis and register, only the immediate moved */
-		if (ppc_li_reg(ia) < 0 || (ia >> 16) != (ib >> 16) ||
-		    !is_line_call(ctx, i + 4))
-			return false;
-		found++;
-	}
-	return found > 0;
+	return arch_line_only_words(ppc_li_imm_change, a, b, len,
+				    is_line_call, ctx);
 }
 
 /*

@@ -72,19 +72,7 @@ static const unsigned char s390_brcl_nop[6] = { 0xc0, 0x04, 0, 0, 0, 0 };
 /* Is the entry at @at of @func recorded in __mcount_loc? */
 static bool s390_entry_recorded(const struct symbol *func, uint64_t at)
 {
-	const struct section *s;
-
-	list_for_each_entry(s, &func->elf->sections, list) {
-		const struct reloc *r;
-
-		if (!s->base || strcmp(s->base->name, "__mcount_loc"))
-			continue;
-		for_each_reloc(s, r)
-			if (r->sym && r->sym->sec == func->sec &&
-			    r->sym->offset + (uint64_t)r->addend == at)
-				return true;
-	}
-	return false;
+	return arch_entry_recorded(func, "__mcount_loc", at, 0);
 }
 
 static long s390_ftrace_site(const struct symbol *func)
@@ -120,34 +108,23 @@ static size_t s390_li_at(const unsigned char *a, const unsigned char *b,
 	return 4;
 }
 
+static size_t s390_li_end(const unsigned char *a, const unsigned char *b,
+			  size_t len, size_t start)
+{
+	return s390_li_at(a, b, len, start) ? start + 4 : 0;
+}
+
+/* the differing byte must be one of an lhi/lghi's imm16 */
+static const struct line_imm_insn s390_line_li = {
+	.back_max = 3, .back_min = 2, .insn_end = s390_li_end,
+};
+
 static bool s390_line_only_change(const unsigned char *a, const unsigned char *b,
 				  size_t len,
 				  bool (*is_line_call)(void *ctx, size_t off),
 				  void *ctx)
 {
-	size_t i = 0, found = 0;
-
-	while (i < len) {
-		size_t start, end = 0;
-
-		if (a[i] == b[i]) {
-			i++;
-			continue;
-		}
-		/* the differing byte must be one of an lhi/lghi's imm16 */
-		for (start = i >= 3 ? i - 3 : 0; start + 2 <= i; start++) {
-			if (s390_li_at(a, b, len, start) &&
-			    is_line_call(ctx, start + 4)) {
-				end = start + 4;
-				break;
-			}
-		}
-		if (!end)
-			return false;
-		found++;
-		i = end;
-	}
-	return found > 0;
+	return arch_line_only_bytes(&s390_line_li, a, b, len, is_line_call, ctx);
 }
 
 /*

@@ -162,34 +162,26 @@ static bool small_imm_pair(const unsigned char *a, const unsigned char *b,
 	return va != vb && va <= 0x100000 && vb <= 0x100000;
 }
 
+/* a mov whose imm32 (at @start) holds a small number */
+static size_t x86_line_mov_end(const unsigned char *a, const unsigned char *b,
+			       size_t len, size_t start)
+{
+	size_t end = mov_imm32_end(a, b, len, start);
+
+	return end && small_imm_pair(a, b, start) ? end : 0;
+}
+
+/* the differing byte must sit inside one mov's imm32 */
+static const struct line_imm_insn x86_line_mov = {
+	.back_max = 3, .back_min = 0, .insn_end = x86_line_mov_end,
+};
+
 static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),
 				 void *ctx)
 {
-	size_t i = 0, found = 0;
-
-	while (i < len) {
-		size_t start, end = 0;
-
-		if (a[i] == b[i]) {
-			i++;
-			continue;
-		}
-		/* the differing byte must sit inside one mov's imm32 */
-		for (start = i >= 3 ? i - 3 : 0; start <= i; start++) {
-			end = mov_imm32_end(a, b, len, start);
-			if (end && small_imm_pair(a, b, start) &&
-			    is_line_call(ctx, end))
-				break;
-			end = 0;
-		}
-		if (!end)
-			return false;
-		found++;
-		i = end;
-	}
-	return found > 0;
+	return arch_line_only_bytes(&x86_line_mov, a, b, len, is_line_call, ctx);
 }
 
 /* arch/x86/kernel/module.c, 6.1 and 6.12 alike */

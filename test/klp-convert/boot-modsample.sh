@@ -6,22 +6,13 @@
 # (guest-modsample.sh): patch before and after the target loads.
 # Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
 set -euo pipefail
-# shellcheck source=test/lib/grepq.sh
-. "$(dirname "$0")/../lib/grepq.sh"
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-tmo=180
-[ "${1:-}" = --timeout ] && tmo=${2:?}
-skip() { echo "boot-modsample: SKIP: $*"; exit 0; }
-die() { echo "boot-modsample: FAIL: $*" >&2; exit 1; }
-
-env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) ||
-	skip "no cached reference kernel (run integration/kernel-cache.sh)"
-eval "$env"
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
+BOOT_NAME='boot-modsample'
+# shellcheck source=test/klp-convert/boot-lib.sh
+. "$(dirname "$0")/boot-lib.sh"
+boot_timeout_arg "$@"
+boot_kernel_env --qemu
 target=$KOBJ/samples/kobject/kobject-example.ko
 [ -f "$target" ] || skip "$target not built"
-[ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
 
 out=$KPATCH_CACHE/klp-convert/modsample
 rm -rf "$out"

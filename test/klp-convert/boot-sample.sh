@@ -12,10 +12,9 @@
 # KLP_CONVERT_FLAGS: klp-module.mk gives klp-convert the symbol table of
 # $KOBJ/vmlinux, where saved_command_line is unique, so the result is the same.
 set -euo pipefail
-# shellcheck source=test/lib/grepq.sh
-. "$(dirname "$0")/../lib/grepq.sh"
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+BOOT_NAME='boot-sample'
+# shellcheck source=test/klp-convert/boot-lib.sh
+. "$(dirname "$0")/boot-lib.sh"
 tmo=180 boot=1 table=1
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -27,14 +26,7 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-skip() { echo "boot-sample: SKIP: $*"; exit 0; }
-die() { echo "boot-sample: FAIL: $*" >&2; exit 1; }
-
-env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) ||
-	skip "no cached reference kernel (run integration/kernel-cache.sh)"
-eval "$env"
-[ $boot = 0 ] || command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
-[ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
+if [ $boot = 0 ]; then boot_kernel_env --no-qemu; else boot_kernel_env --qemu; fi
 
 out=$KPATCH_CACHE/klp-convert/sample
 [ $table = 1 ] || out=$out-no-table

@@ -7,20 +7,11 @@
 # with KPATCH_REPLACE=0, disable restores, rmmod works.
 # Skips (exit 0, with a notice) when the kernel cache or qemu is absent.
 set -euo pipefail
-# shellcheck source=test/lib/grepq.sh
-. "$(dirname "$0")/../lib/grepq.sh"
-HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
-tmo=180
-[ "${1:-}" = --timeout ] && tmo=${2:?}
-skip() { echo "boot-template: SKIP: $*"; exit 0; }
-die() { echo "boot-template: FAIL: $*" >&2; exit 1; }
-
-env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) ||
-	skip "no cached reference kernel (run integration/kernel-cache.sh)"
-eval "$env"
-command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 not installed"
-[ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
+BOOT_NAME='boot-template'
+# shellcheck source=test/klp-convert/boot-lib.sh
+. "$(dirname "$0")/boot-lib.sh"
+boot_timeout_arg "$@"
+boot_kernel_env --qemu
 KLPC=${KLP_CONVERT:-$ROOT/klp-convert/klp-convert}
 
 out=$KPATCH_CACHE/klp-convert/template

@@ -43,33 +43,16 @@ _BUGVERBOSE_LOCATION(__FILE__, __LINE__)				\
 #define __WARN_FLAGS(flags) __BUG_FLAGS(BUGFLAG_WARNING|(flags))
 
 /* ---- jump labels (arch/arm64/include/asm/jump_label.h) -------------------- */
-static __always_inline bool arch_static_branch(struct static_key *key, bool branch)
-{
-	asm goto("1:	nop					\n\t"
-		 "	.pushsection	__jump_table, \"aw\"	\n\t"
-		 "	.align		3			\n\t"
-		 "	.long		1b - ., %l[l_yes] - .	\n\t"
-		 "	.quad		%c0 - .			\n\t"
-		 "	.popsection				\n\t"
-		 :  :  "i"(&((char *)key)[branch]) :  : l_yes);
-	return false;
-l_yes:
-	return true;
-}
+#define JUMP_TABLE_ENTRY					\
+	"	.pushsection	__jump_table, \"aw\"	\n\t"	\
+	"	.align		3			\n\t"	\
+	"	.long		1b - ., %l[l_yes] - .	\n\t"	\
+	"	.quad		%c0 - .			\n\t"	\
+	"	.popsection				\n\t"
 
-static __always_inline bool arch_static_branch_jump(struct static_key *key, bool branch)
-{
-	asm goto("1:	b		%l[l_yes]		\n\t"
-		 "	.pushsection	__jump_table, \"aw\"	\n\t"
-		 "	.align		3			\n\t"
-		 "	.long		1b - ., %l[l_yes] - .	\n\t"
-		 "	.quad		%c0 - .			\n\t"
-		 "	.popsection				\n\t"
-		 :  :  "i"(&((char *)key)[branch]) :  : l_yes);
-	return false;
-l_yes:
-	return true;
-}
+#define ARCH_JUMP_KEY	"i" (&((char *)key)[branch])
+KP_STATIC_BRANCH(arch_static_branch, "1:	nop\n\t")
+KP_STATIC_BRANCH(arch_static_branch_jump, "1:	b %l[l_yes]\n\t")
 
 /* ---- exception table (arch/arm64/include/asm/asm-extable.h) --------------- */
 #define EX_TYPE_UACCESS_ERR_ZERO	3

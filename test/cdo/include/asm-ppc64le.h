@@ -66,33 +66,15 @@ __label_warn_on:							\
 } while (0)
 
 /* ---- jump labels (arch/powerpc/include/asm/jump_label.h) ------------------ */
-static __always_inline bool arch_static_branch(struct static_key *key, bool branch)
-{
-	asm goto("1:\n\t"
-		 "nop # arch_static_branch\n\t"
-		 ".pushsection __jump_table,  \"aw\"\n\t"
-		 ".long 1b - ., %l[l_yes] - .\n\t"
-		 ".8byte %c0 - .\n\t"
-		 ".popsection \n\t"
-		 : :  "i" (&((char *)key)[branch]) : : l_yes);
-	return false;
-l_yes:
-	return true;
-}
+#define JUMP_TABLE_ENTRY				\
+	".pushsection __jump_table,  \"aw\"\n\t"	\
+	".long 1b - ., %l[l_yes] - .\n\t"		\
+	".8byte %c0 - .\n\t"				\
+	".popsection \n\t"
 
-static __always_inline bool arch_static_branch_jump(struct static_key *key, bool branch)
-{
-	asm goto("1:\n\t"
-		 "b %l[l_yes] # arch_static_branch_jump\n\t"
-		 ".pushsection __jump_table,  \"aw\"\n\t"
-		 ".long 1b - ., %l[l_yes] - .\n\t"
-		 ".8byte %c0 - .\n\t"
-		 ".popsection \n\t"
-		 : :  "i" (&((char *)key)[branch]) : : l_yes);
-	return false;
-l_yes:
-	return true;
-}
+#define ARCH_JUMP_KEY	"i" (&((char *)key)[branch])
+KP_STATIC_BRANCH(arch_static_branch, "1:\n\tnop # arch_static_branch\n\t")
+KP_STATIC_BRANCH(arch_static_branch_jump, "1:\n\tb %l[l_yes] # arch_static_branch_jump\n\t")
 
 /* ---- CPU feature fixups (arch/powerpc/include/asm/feature-fixups.h) ------- */
 /*

@@ -37,33 +37,16 @@
 } while (0)
 
 /* ---- jump labels (arch/s390/include/asm/jump_label.h, GCC >= 9) ----------- */
-static __always_inline bool arch_static_branch(struct static_key *key, bool branch)
-{
-	asm goto("0:	brcl 0,%l[label]\n"
-		 ".pushsection __jump_table,\"aw\"\n"
-		 ".balign	8\n"
-		 ".long	0b-.,%l[label]-.\n"
-		 ".quad	%0+%1-.\n"
-		 ".popsection\n"
-		 : : "jdd" (key), "i" (branch) : : label);
-	return false;
-label:
-	return true;
-}
+#define JUMP_TABLE_ENTRY				\
+	".pushsection __jump_table,\"aw\"\n"		\
+	".balign	8\n"				\
+	".long	1b-.,%l[l_yes]-.\n"			\
+	".quad	%0+%1-.\n"				\
+	".popsection\n"
 
-static __always_inline bool arch_static_branch_jump(struct static_key *key, bool branch)
-{
-	asm goto("0:	brcl 15,%l[label]\n"
-		 ".pushsection __jump_table,\"aw\"\n"
-		 ".balign	8\n"
-		 ".long	0b-.,%l[label]-.\n"
-		 ".quad	%0+%1-.\n"
-		 ".popsection\n"
-		 : : "jdd" (key), "i" (branch) : : label);
-	return false;
-label:
-	return true;
-}
+#define ARCH_JUMP_KEY	"jdd" (key), "i" (branch)
+KP_STATIC_BRANCH(arch_static_branch, "1:	brcl 0,%l[l_yes]\n")
+KP_STATIC_BRANCH(arch_static_branch_jump, "1:	brcl 15,%l[l_yes]\n")
 
 /* ---- exception table (arch/s390/include/asm/asm-extable.h) ---------------- */
 #define EX_TYPE_FIXUP		1

@@ -49,27 +49,9 @@ do {									\
 	".quad %c0 + %c1 - .\n\t"			\
 	".popsection \n\t"
 
-static __always_inline bool arch_static_branch(struct static_key * const key, const bool branch)
-{
-	asm goto("1:"
-		".byte " __stringify(BYTES_NOP5) "\n\t"
-		JUMP_TABLE_ENTRY
-		: :  "i" (key), "i" (branch) : : l_yes);
-	return false;
-l_yes:
-	return true;
-}
-
-static __always_inline bool arch_static_branch_jump(struct static_key * const key, const bool branch)
-{
-	asm goto("1:"
-		"jmp %l[l_yes]\n\t"
-		JUMP_TABLE_ENTRY
-		: :  "i" (key), "i" (branch) : : l_yes);
-	return false;
-l_yes:
-	return true;
-}
+#define ARCH_JUMP_KEY	"i" (key), "i" (branch)
+KP_STATIC_BRANCH(arch_static_branch, "1:.byte " __stringify(BYTES_NOP5) "\n\t")
+KP_STATIC_BRANCH(arch_static_branch_jump, "1:jmp %l[l_yes]\n\t")
 
 /* ---- exception table (arch/x86/include/asm/asm.h, extable.h) ------------- */
 #define EX_TYPE_DEFAULT		1

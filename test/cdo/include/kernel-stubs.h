@@ -111,6 +111,20 @@ struct static_key_false { struct static_key key; };
 #define DEFINE_STATIC_KEY_TRUE(name) \
 	struct static_key_true name = { .key = STATIC_KEY_INIT_TRUE }
 #define DECLARE_STATIC_KEY_FALSE(name) extern struct static_key_false name
+/*
+ * arch_static_branch() and arch_static_branch_jump() (asm/jump_label.h):
+ * each arch's pair differs only in the instruction at the site (a nop, a
+ * jump to l_yes), given with its label 1:; the arch's JUMP_TABLE_ENTRY
+ * records it, with the key operands ARCH_JUMP_KEY.
+ */
+#define KP_STATIC_BRANCH(name, site)					\
+static __always_inline bool name(struct static_key *key, bool branch)	\
+{									\
+	asm goto(site JUMP_TABLE_ENTRY : : ARCH_JUMP_KEY : : l_yes);	\
+	return false;							\
+l_yes:									\
+	return true;							\
+}
 
 /*
  * The architecture's inline asm: _BUG_FLAGS/BUG/__WARN_FLAGS,

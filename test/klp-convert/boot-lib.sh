@@ -1,0 +1,34 @@
+# shellcheck shell=bash
+# test/klp-convert/boot-lib.sh (sourced by boot-sample.sh, boot-modsample.sh and
+# boot-template.sh): what each of them does before its own build and boot.
+#
+#   BOOT_NAME=boot-x; . "$(dirname "$0")/boot-lib.sh"
+#
+# Sets HERE (this directory) and ROOT (the tree), defines skip and die (one line
+# naming BOOT_NAME; skip exits 0), boot_timeout_arg and boot_kernel_env.
+# shellcheck source=test/lib/grepq.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/grepq.sh"
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+skip() { echo "$BOOT_NAME: SKIP: $*"; exit 0; }
+die() { echo "$BOOT_NAME: FAIL: $*" >&2; exit 1; }
+
+# boot_timeout_arg [--timeout SECS] -> tmo (default 180)
+# shellcheck disable=SC2034 # (tmo is the sourcing script's)
+boot_timeout_arg() {
+	tmo=180
+	[ "${1:-}" != --timeout ] || tmo=${2:?}
+}
+
+# boot_kernel_env --qemu|--no-qemu: the cached reference kernel's variables (KOBJ,
+# KVMLINUX, KBZIMAGE, KPATCH_CACHE, ...) and klp-convert built; skips when the
+# kernel is not cached, or (--qemu: the script boots) qemu is not installed
+boot_kernel_env() {
+	local env_out
+	env_out=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) ||
+		skip "no cached reference kernel (run integration/kernel-cache.sh)"
+	eval "$env_out"
+	[ "$1" = --no-qemu ] || command -v qemu-system-x86_64 >/dev/null ||
+		skip "qemu-system-x86_64 not installed"
+	[ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
+}
