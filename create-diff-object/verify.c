@@ -129,6 +129,11 @@ static void verify_shared(struct cdo *c, struct symbol *sym)
 
 	if (!sym->include || !is_func(sym))
 		return;
+	/* the arch can tell whether it branches out with no relocation */
+	if (c->arch->unrelocated_branch_out &&
+	    !c->arch->unrelocated_branch_out(sym->sec, sym->offset,
+					      sym->offset + sym->size))
+		return;
 	list_for_each_entry(o, &sym->sec->symbols, sec_list) {
 		if (o == sym || !is_func(o) || o->include || !is_local_sym(o) ||
 		    o->parent == sym)
