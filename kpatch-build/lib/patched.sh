@@ -184,16 +184,18 @@ obj_cmd() {
 # kernel's data from a module (the kernel is built without them):
 #   ppc64le  -mcmodel=large: every data reference through a .toc slot (a TOC-relative
 #            reference cannot leave the module's TOC);
-#   s390x    -fPIC -mno-pic-data-is-text-relative: every data reference through a GOT
-#            slot (the loader's R_390_GOTENT), as 6.1 puts modules more than 4 GB away
-#            from the kernel, out of reach of a PC-relative larl/lrl.
+#   s390x    -mno-pic-data-is-text-relative (the kernel is -fPIE): every data
+#            reference through a GOT slot (the loader's R_390_GOTENT), as 6.1 puts
+#            modules more than 4 GB away from the kernel, out of reach of a
+#            PC-relative larl/lrl. Not -fPIC: its semantic interposition would stop
+#            GCC inlining global functions the kernel's build inlines.
 # Rather than a second cached kernel build, both the original and the patched version
 # of each affected object are compiled with them (the original one from the pristine
 # source, into $SCRATCH/orig): one more compile per object.
 diff_cflags() {
 	case $KPB_ARCH in
 	ppc64le) echo "-mcmodel=large" ;;
-	s390x) echo "-fPIC -mno-pic-data-is-text-relative" ;;
+	s390x) echo "-mno-pic-data-is-text-relative" ;;
 	esac
 }
 with_diff_cflags() {	# $1 with $2 after the kernel's own flags (the last one wins)
