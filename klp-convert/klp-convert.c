@@ -22,15 +22,15 @@
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: klp-convert [--symtab OBJ=FILE]... [--object OBJ]... [--symvers FILE]... IN.ko OUT.ko\n"
+		"usage: klp-convert [--symtab OBJ=FILE]... [--object OBJ]... [--symvers FILE]... [--strict] IN.ko OUT.ko\n"
 		"  --symtab OBJ=FILE  readelf -s --wide of vmlinux or module OBJ: check\n"
 		"                     each symbol of OBJ exists and its sympos is unambiguous;\n"
 		"                     an unexported undefined symbol no table names that is\n"
 		"                     unique there becomes a klp symbol (sympos 0)\n"
 		"  --object OBJ       the patch has a klp_object for module OBJ\n"
-		"  --symvers FILE     Module.symvers: the symbols it lists are exported;\n"
-		"                     an undefined symbol that is neither exported nor\n"
-		"                     resolved is refused\n");
+		"  --symvers FILE     Module.symvers: the symbols it lists are exported\n"
+		"  --strict           refuse an undefined symbol that is neither exported\n"
+		"                     (--symvers, a table's __ksymtab_) nor resolved\n");
 	exit(EXIT_BADINPUT);
 }
 
@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 	const char **objects = xcalloc(argc, sizeof(*objects));
 	const char **symvers = xcalloc(argc, sizeof(*symvers));
 	int nsym = 0, nobj = 0, nsymvers = 0, i;
+	bool strict = false;
 	const char *out;
 
 	progname = "klp-convert";
@@ -95,6 +96,8 @@ int main(int argc, char **argv)
 			symvers[nsymvers++] = argv[++i];
 		else if (!strncmp(argv[i], "--symvers=", 10))
 			symvers[nsymvers++] = argv[i] + 10;
+		else if (!strcmp(argv[i], "--strict"))
+			strict = true;
 		else
 			usage();
 	}
@@ -115,7 +118,7 @@ int main(int argc, char **argv)
 	while (nobj)
 		add_object(&k, objects[--nobj]);
 	klpc_read_annotations(&k);
-	klpc_convert_unannotated(&k, symvers, nsymvers);
+	klpc_convert_unannotated(&k, symvers, nsymvers, strict);
 	klpc_convert(&k);
 	elf_write(k.elf, out);
 	if (getenv("KLP_CONVERT_VERBOSE"))

@@ -67,7 +67,7 @@ void klpc_add_conv(struct klpc *k, const char *what, struct symbol *sym,
 		   struct klp_obj *obj, unsigned long pos, bool record);
 /* Undefined symbols no annotation names, found in the --symtab tables. */
 void klpc_convert_unannotated(struct klpc *k, const char *const *symvers,
-			      int nsymvers);
+			      int nsymvers, bool strict);
 struct klp_conv *klpc_conv_of(struct klpc *k, const struct symbol *sym);
 void klpc_convert(struct klpc *k);
 

@@ -11,8 +11,8 @@
  * them): a name is exported when one of the symbol tables has its
  * __ksymtab_<name> entry or a --symvers file (Module.symvers) lists it, and
  * so do the symbols the module loader defines itself (ppc64le's .TOC.). A
- * name no symbol table defines is refused when --symvers lists the exports
- * (the loader could not resolve it), and left alone without one.
+ * name no symbol table defines is refused with --strict (the loader could
+ * not resolve it), and left alone without it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -197,8 +197,8 @@ static bool is_unannotated(struct klpc *k, const struct symbol *sym)
 
 /*
  * @sym is undefined and not exported: the one definition the symbol tables
- * have of it becomes its klp reference. @complete: the --symvers files list
- * every export, so a name found nowhere can never be resolved at load.
+ * have of it becomes its klp reference. @complete (--strict): the --symvers
+ * files list every export, so a name found nowhere is never resolved at load.
  */
 static void resolve(struct klpc *k, struct symbol *sym, bool complete)
 {
@@ -226,7 +226,7 @@ static void resolve(struct klpc *k, struct symbol *sym, bool complete)
 }
 
 void klpc_convert_unannotated(struct klpc *k, const char *const *symvers,
-			      int nsymvers)
+			      int nsymvers, bool strict)
 {
 	struct exports exports;
 	struct klp_obj *obj;
@@ -236,7 +236,7 @@ void klpc_convert_unannotated(struct klpc *k, const char *const *symvers,
 
 	list_for_each_entry(obj, &k->obj_list, list)
 		have_symtab |= obj->symtab != NULL;
-	if (!have_symtab && !nsymvers)
+	if (!have_symtab && !strict)
 		return;
 	htable_init(&exports.by_name);
 	INIT_LIST_HEAD(&exports.names);
@@ -244,6 +244,6 @@ void klpc_convert_unannotated(struct klpc *k, const char *const *symvers,
 		read_symvers(&exports, symvers[i]);
 	for_each_sym(k->elf, sym)
 		if (is_unannotated(k, sym) && !exported(k, &exports, sym->name))
-			resolve(k, sym, nsymvers > 0);
+			resolve(k, sym, strict);
 	free_exports(&exports);
 }

@@ -60,7 +60,7 @@ ifneq ($(KLP_VMLINUX),)
 KLP_SYMTAB := $(CURDIR)/.vmlinux.symtab
 endif
 endif
-KLP_ALL_FLAGS = $(KLP_CONVERT_FLAGS) $(if $(KLP_SYMTAB),--symtab vmlinux=$(KLP_SYMTAB)) \
+KLP_ALL_FLAGS = --strict $(KLP_CONVERT_FLAGS) $(if $(KLP_SYMTAB),--symtab vmlinux=$(KLP_SYMTAB)) \
 	$(addprefix --symvers ,$(wildcard $(KDIR)/Module.symvers) $(KBUILD_EXTRA_SYMBOLS))
 
 # the kernel's architecture (its config) against the host's: cross-build if they differ
