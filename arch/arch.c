@@ -77,6 +77,20 @@ static bool has_patchable_entry(const struct ftrace_pattern *p,
 	return false;
 }
 
+bool arch_insn_bounds(const struct arch *arch, const unsigned char *code,
+		      size_t len, size_t at, struct insn_info *in)
+{
+	size_t n;
+
+	if (arch->decode)
+		return arch->decode(code, len, at, in);
+	n = arch->insn_length ? arch->insn_length(code, len, at) : 0;
+	if (!n)
+		return false;
+	*in = (struct insn_info){ .start = at, .end = at + n };
+	return true;
+}
+
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func)
 {
 	const struct ftrace_pattern *p = arch->ftrace;

@@ -65,11 +65,24 @@ struct special_section {
 	bool early;
 	bool infer_size;	/* SEC_CALLSITE: entries of one inferred size */
 	/*
+	 * Its relocations must name section symbols, never a function's
+	 * (objtool reads its instruction annotations that way).
+	 */
+	bool section_symbol_refs;
+	/*
 	 * SEC_CALLSITE of @size-byte pointers that code loads by offset (the
 	 * ppc64 TOC): a use of a slot is a use of what it points to.
 	 */
 	bool pointer_slots;
 	const char *why;	/* SEC_REFUSED: the reason */
+	/*
+	 * The entry only makes a call faster and may be left out when its
+	 * key (the relocation at key_off) lives in the patched module: the
+	 * call itself goes to a trampoline that always jumps to the current
+	 * target (.static_call_sites).
+	 */
+	bool key_optional;
+	unsigned int key_off;
 };
 
 /* The rows every architecture shares (special.c). */
@@ -106,10 +119,20 @@ enum call_site {
 	CALL_SIBLING,		/* ppc64 tail call (b): no way back to our TOC */
 };
 
+/* One decoded instruction: where it ends, and its PC-relative operand. */
+struct insn_info {
+	size_t start, end;		/* [start, end) in the code */
+	size_t field;			/* offset of the PC-relative operand */
+	unsigned int size;		/* its size in bytes; 0: none */
+	int64_t target;			/* the offset it reaches, from the code */
+};
+
 struct arch {
 	const char *name;
 	uint16_t machine;
 	unsigned int r_abs64;		/* absolute 64-bit reference (records) */
+	/* PC-relative references of 32 and 8 bits (split.c's new ones) */
+	unsigned int r_pc32, r_pc8;
 	/* this arch's rows of the special-section table, NULL-name ended */
 	const struct special_section *special;
 	const struct ftrace_pattern *ftrace;
@@ -149,11 +172,12 @@ struct arch {
 	enum call_site (*call_site)(const struct section *sec,
 				    const struct reloc *r);
 	/*
-	 * Optional: does code [@start, @end) of @sec branch outside that
-	 * range with no relocation? (The assembler resolves a branch to a
-	 * local symbol of the same section itself: a function copied out of
-	 * a section it shares, .sched.text, would branch into nothing.)
-	 * NULL: it may, whenever unchanged static functions share @sec.
+	 * Optional, for an arch without @decode: does code [@start, @end) of
+	 * @sec branch outside that range with no relocation? (The assembler
+	 * resolves a branch to a local symbol of the same section itself: a
+	 * function copied out of a section it shares, .sched.text, would
+	 * branch into nothing.) NULL: it may, whenever unchanged static
+	 * functions share @sec.
 	 */
 	bool (*unrelocated_branch_out)(const struct section *sec,
 				       uint64_t start, uint64_t end);
@@ -207,7 +231,26 @@ struct arch {
 	uint64_t (*branch_field_end)(const unsigned char *a, uint64_t alen,
 				     const unsigned char *b, uint64_t blen,
 				     uint64_t i, uint64_t len);
+	/*
+	 * Decode the instruction at @at of @code (which ends at @len). False
+	 * when it cannot be decoded (or would run past @len).
+	 */
+	bool (*decode)(const unsigned char *code, size_t len, size_t at,
+		       struct insn_info *in);
+	/*
+	 * Without @decode: the length of the instruction at @at of @code
+	 * (which ends at @len), 0 when it runs past @len. Enough to walk the
+	 * code (the inline report), not to find its PC-relative operands.
+	 */
+	size_t (*insn_length)(const unsigned char *code, size_t len, size_t at);
 };
+
+/*
+ * The bounds of the instruction at @at (and its PC-relative operand where
+ * the arch decodes them): @decode, else @insn_length. False: unknown.
+ */
+bool arch_insn_bounds(const struct arch *arch, const unsigned char *code,
+		      size_t len, size_t at, struct insn_info *in);
 
 /* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func);

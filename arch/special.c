@@ -33,9 +33,11 @@ const struct special_section special_shared[] = {
 	{ .name = "__ex_table", .role = SEC_ENTRIES,
 	  .size_env = "EX_STRUCT_SIZE", .size_struct = "exception_table_entry",
 	  .early = true },
+	/* static_call_site: call site, key; the call goes to __SCT__ anyway */
 	{ .name = ".static_call_sites", .role = SEC_ENTRIES,
 	  .size_env = "STATIC_CALL_STRUCT_SIZE",
-	  .size_struct = "static_call_site", .early = true },
+	  .size_struct = "static_call_site", .early = true,
+	  .key_optional = true, .key_off = 4 },
 	/* one address per ftrace call site */
 	{ .name = "__mcount_loc", .role = SEC_ENTRIES, .size = 8 },
 	{ .name = "__patchable_function_entries", .role = SEC_ENTRIES,

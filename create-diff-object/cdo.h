@@ -9,7 +9,12 @@
  *   classify    entity.c     what each symbol and section is (function,
  *                            .cold/prefix piece, special static, the
  *                            section's row of the special-section table)
+ *   split       split.c      a section of several functions (.sched.text)
+ *                            cut along its symbols: branches between them
+ *                            become relocations
  *   callsite    special.c    per-call-site data (__dyndbg): its entries
+ *   chunks      chunk.c      anonymous code (.altinstr_aux) as the chunks
+ *                            references reach
  *   parent      klp.c        PARENT_SYMTAB and Module.symvers
  *   directives  verify.c     KPATCH_IGNORE_* / KPATCH_FORCE_UNSAFE
  *   correlate   correlate.c  pair ORIG and PATCHED symbols and sections
@@ -61,6 +66,7 @@ struct syminfo {
 	bool recorded;			/* has its .kpatch.funcs record */
 	long change_off;		/* first differing offset, or -1 */
 	const char *inlined;		/* changed inlined callee, if known */
+	char *unsplit;			/* split.c: why it cannot leave its section */
 };
 
 /* Per-section state. */
@@ -94,7 +100,6 @@ struct include_work {
 	size_t nsyms, cap;
 	struct section **secs;
 	size_t nsecs, scap;
-	bool chunks_found;		/* anonymous code split into chunks */
 };
 
 /* special.c: the places in string sections included functions refer to. */
@@ -146,6 +151,7 @@ static inline bool is_entity(const struct symbol *sym)
 
 /* entity.c */
 void classify(struct cdo *c);
+void classify_section(struct cdo *c, struct section *sec);
 void unclassify(struct elf *elf);
 bool is_special_static_name(const char *name);
 char *normalized_name(const char *name);
@@ -154,6 +160,14 @@ bool is_init_section(const struct section *sec);
 bool is_ignored_section_name(const char *name);
 bool is_debug_section(const struct section *sec);
 bool is_patch_source_section(const struct section *sec);
+
+/* split.c: sections of several functions cut along their symbols */
+void split_shared_sections(struct cdo *c);
+
+/* chunk.c: anonymous code (.altinstr_aux) as the chunks references reach */
+bool is_anonymous_code(const struct section *sec);
+void find_chunks(struct cdo *c);
+struct span chunk_at(const struct section *sec, uint64_t off);
 
 /* correlate.c */
 void correlate(struct cdo *c);
@@ -225,6 +239,7 @@ const char *klp_export_namespace(struct cdo *c, const char *name);
 char *klp_external_name(struct cdo *c, struct symbol *sym,
 			      bool *is_klp, unsigned long *sympos);
 unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
+bool klp_module_reference(struct cdo *c, struct symbol *sym);
 char *klp_objname(struct cdo *c);
 
 /* emit.c */

@@ -248,6 +248,56 @@ static bool same_special_static(const struct cdo *c, const struct symbol *a,
 				depth);
 }
 
+/*
+ * References into anonymous code reach a chunk (chunk.c). A new chunk
+ * before it shifts it in the section; what counts is the code reached: the
+ * same place in a chunk of the same bytes and relocations.
+ */
+static bool same_chunk(const struct cdo *c, const struct target *a,
+		       const struct target *b, int depth)
+{
+	struct span ca, cb;
+
+	if ((uint64_t)a->addend - a->off != (uint64_t)b->addend - b->off ||
+	    a->off < 0 || b->off < 0 || (uint64_t)a->off > a->sec->size ||
+	    (uint64_t)b->off > b->sec->size ||
+	    (b->sec->twin != a->sec &&
+	     !similar_section_names(a->sec->name, b->sec->name)))
+		return false;
+	ca = chunk_at(a->sec, a->off);
+	cb = chunk_at(b->sec, b->off);
+	return a->off - ca.off == b->off - cb.off && ca.len == cb.len &&
+	       same_bytes(a->sec, ca.off, b->sec, cb.off, ca.len) &&
+	       same_reloc_range(c, a->sec, ca.off, b->sec, cb.off, ca.len,
+				depth);
+}
+
+/* A mergeable section of fixed-size constants (.rodata.cst8): a pool. */
+static bool is_constant_pool(const struct section *sec)
+{
+	return (sec->sh.sh_flags & SHF_MERGE) && sec->sh.sh_entsize &&
+	       !is_string_section(sec) && sec->sh.sh_type != SHT_NOBITS;
+}
+
+/*
+ * The linker merges equal constants and moves them at will: a reference
+ * is to a value, whatever its offset in the pool (a new constant before it
+ * shifts it). The same place in an entry of the same bytes.
+ */
+static bool same_constant(const struct target *a, const struct target *b)
+{
+	uint64_t size = a->sec->sh.sh_entsize;
+
+	if (b->sec->sh.sh_entsize != size || a->off < 0 || b->off < 0 ||
+	    (uint64_t)a->addend - a->off != (uint64_t)b->addend - b->off ||
+	    a->off % size != b->off % size ||
+	    (b->sec->twin != a->sec &&
+	     !similar_section_names(a->sec->name, b->sec->name)))
+		return false;
+	return same_bytes(a->sec, a->off - a->off % size, b->sec,
+			  b->off - b->off % size, size);
+}
+
 static bool same_target(const struct cdo *c, const struct target *a,
 			const struct target *b, int depth)
 {
@@ -283,6 +333,10 @@ static bool same_target(const struct cdo *c, const struct target *a,
 		return (uint64_t)a->addend - a->off == (uint64_t)b->addend - b->off &&
 		       similar_section_names(a->sec->name, b->sec->name) &&
 		       same_callsite(c, a, b, depth);
+	if (is_anonymous_code(a->sec) && is_anonymous_code(b->sec))
+		return same_chunk(c, a, b, depth);
+	if (is_constant_pool(a->sec) && is_constant_pool(b->sec))
+		return same_constant(a, b);
 	if (a->addend != b->addend || a->off != b->off ||
 	    (b->sec->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))

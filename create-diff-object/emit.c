@@ -71,11 +71,28 @@ static uint64_t append_range(struct section *out, struct section *in,
 	return elf_section_append(out, data, len, in->sh.sh_addralign);
 }
 
+/*
+ * What the output defines is local: a global copy of a patched "foo" would
+ * be a second global "foo" in kallsyms (ftrace filters, kprobes and
+ * kallsyms_lookup_name() by name then see two), and two outputs that both
+ * carry it (vmlinux and a module patched together) collide at ld -r. The
+ * template reaches everything through relocations. Only what the running
+ * kernel does not have stays global: a new global may be used by another
+ * object of the same patch.
+ */
+static unsigned char out_binding(const struct symbol *sym)
+{
+	if (sym->bind == STB_LOCAL || sym->status == NEW)
+		return sym->bind;
+	return STB_LOCAL;
+}
+
 static void emit_symbol(struct emitter *em, struct symbol *sym,
 			struct section *out, uint64_t off)
 {
 	struct symbol *o = elf_create_symbol(em->out, sym->name, out, off,
-					     sym->size, sym->bind, sym->type);
+					     sym->size, out_binding(sym),
+					     sym->type);
 
 	o->other = sym->other;
 	si(sym)->out = o;
@@ -216,7 +233,7 @@ static void copy_sections(struct emitter *em)
 	struct section *sec;
 
 	for_each_sec(em->c->patched, sec) {
-		/* (objtool's .discard.* annotations are special sections) */
+		/* (objtool's annotations are special sections) */
 		if (is_rela_section(sec) ||
 		    (is_debug_section(sec) && !sci(sec)->special))
 			continue;
@@ -415,6 +432,14 @@ static unsigned int far_type(struct emitter *em, struct piece *p,
 	return type;
 }
 
+/* objtool's annotations (arch table rows) point at section symbols only */
+static bool wants_section_symbols(const struct section *sec)
+{
+	const struct special_section *row = sci(sec)->row;
+
+	return row && row->section_symbol_refs;
+}
+
 static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 {
 	struct cdo *c = em->c;
@@ -454,9 +479,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 		to = slot_label(em, p->in, r, to,
 				(uint64_t)t.off - tp->off + tp->out_off, &addend);
 	}
-	/* objtool reads its annotations against section symbols only */
-	if (!strncmp(p->in->name, ".discard.", 9) && to->sec &&
-	    to->type != STT_SECTION) {
+	if (wants_section_symbols(p->in) && to->sec && to->type != STT_SECTION) {
 		addend += (int64_t)to->offset;
 		to = elf_section_symbol(em->out, to->sec);
 	}

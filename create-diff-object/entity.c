@@ -156,19 +156,24 @@ static void find_parent(const struct cdo *c, struct elf *elf,
 	free(pname);
 }
 
+/* A section before its symbols are looked at (or one a pass created). */
+void classify_section(struct cdo *c, struct section *sec)
+{
+	struct secinfo *s = xcalloc(1, sizeof(*s));
+
+	s->row = section_index_find(c->sections, sec->name);
+	s->special = s->row && s->row->role == SEC_ENTRIES;
+	s->anonymous = true;
+	sec->priv = s;
+}
+
 static void classify_object(struct cdo *c, struct elf *elf)
 {
 	struct section *sec;
 	struct symbol *sym;
 
-	for_each_sec(elf, sec) {
-		struct secinfo *s = xcalloc(1, sizeof(*s));
-
-		s->row = section_index_find(c->sections, sec->name);
-		s->special = s->row && s->row->role == SEC_ENTRIES;
-		s->anonymous = true;
-		sec->priv = s;
-	}
+	for_each_sec(elf, sec)
+		classify_section(c, sec);
 	for_each_sym(elf, sym) {
 		struct syminfo *s = xcalloc(1, sizeof(*s));
 
@@ -223,6 +228,7 @@ void unclassify(struct elf *elf)
 			continue;
 		free(s->why);
 		free(s->norm);
+		free(s->unsplit);
 		free((char *)s->inlined);
 		free(s);
 		sym->priv = NULL;

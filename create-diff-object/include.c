@@ -54,63 +54,6 @@ static void include_section(struct cdo *c, struct section *sec)
 static void walk_range(struct cdo *c, struct section *sec, uint64_t off,
 		       uint64_t len, const char *user);
 
-/*
- * Code without symbols (.altinstr_replacement, .altinstr_aux) is a row of
- * chunks, each reached from one place: an alternative entry, a
- * static_cpu_has() jump. Only the chunks that included code reaches come
- * along; the others would drag references to functions the patch does not
- * carry, any of which the running kernel might not even have.
- */
-static bool is_anonymous_code(const struct section *sec)
-{
-	return is_text_section(sec) && sci(sec)->anonymous && !sci(sec)->special;
-}
-
-static void add_ref(struct section *sec, uint64_t off)
-{
-	struct secinfo *s = sci(sec);
-
-	if (s->nrefs == s->refcap) {
-		s->refcap = s->refcap ? s->refcap * 2 : 16;
-		s->refs = xrealloc(s->refs, s->refcap * sizeof(*s->refs));
-	}
-	s->refs[s->nrefs++] = off;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Where every chunk of anonymous code starts: the places referenced. */
-static void find_chunks(struct cdo *c)
-{
-	struct section *rela, *sec;
-	struct reloc *r;
-
-	if (c->work.chunks_found)
-		return;
-	c->work.chunks_found = true;
-	for_each_sec(c->patched, rela) {
-		if (!is_rela_section(rela) || is_debug_section(rela->base))
-			continue;
-		for_each_reloc(rela, r) {
-			struct target t;
-
-			reloc_target(c, rela->base, r, &t);
-			if (t.sec && is_anonymous_code(t.sec) && t.off >= 0 &&
-			    (uint64_t)t.off <= t.sec->size)
-				add_ref(t.sec, t.off);
-		}
-	}
-	for_each_sec(c->patched, sec)
-		if (sci(sec)->nrefs)
-			qsort(sci(sec)->refs, sci(sec)->nrefs,
-			      sizeof(*sci(sec)->refs), cmp_u64);
-}
-
 /* Only [off, off+len) of @sec is needed. */
 static void include_range(struct cdo *c, struct section *sec, uint64_t off,
 			  uint64_t len, const char *user)
@@ -132,31 +75,18 @@ static void include_range(struct cdo *c, struct section *sec, uint64_t off,
 	walk_range(c, sec, off, len, user);
 }
 
-/* Include the chunk of anonymous code @off lies in. */
+/*
+ * Include the chunk of anonymous code @off lies in: the other chunks would
+ * drag references to functions the patch does not carry, any of which the
+ * running kernel might not even have.
+ */
 static void include_chunk(struct cdo *c, struct section *sec, uint64_t off,
 			  const char *user)
 {
-	struct secinfo *s = sci(sec);
-	uint64_t start = 0, end = sec->size;
-	size_t lo = 0, hi;
+	struct span ch = chunk_at(sec, off);
 
-	find_chunks(c);
-	hi = s->nrefs;
-	while (lo < hi) {	/* the first reference past @off */
-		size_t mid = (lo + hi) / 2;
-
-		if (s->refs[mid] <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo > 0)
-		start = s->refs[lo - 1];
-	if (lo < s->nrefs)
-		end = s->refs[lo];
-	include_range(c, sec, start, end - start, user);
+	include_range(c, sec, ch.off, ch.len, user);
 }
-
 
 /* Keep the call-site entry of @sec holding @off, and what it points to. */
 static void include_entry(struct cdo *c, struct section *sec, int64_t off)

@@ -7,18 +7,23 @@
  * debug info (absent, compressed, malformed) leaves the report at "changed
  * at offset 0x...", and no outcome ever depends on this pass.
  *
- * Here: where a function first changes, and the report. The first change
+ * Here: where a function changes, and the report. The first change
  * is the first offset where bytes or relocations differ from ORIG, except
  * that a forward jump whose only change is its displacement (it jumps over
  * code that grew or shrank) is not it: the arch's branch_field_end() reads
- * branches. When the function's own code is the
- * same, its first changed .cold/.part piece is looked at instead.
- * inline-dwarf.c finds the innermost inlined instance covering that place.
+ * branches. When the function's own code is the same, its first changed
+ * .cold/.part piece is looked at instead. The instructions after it that
+ * hold a change are looked at too, in order: the first of all these
+ * places that lies in inlined code names the callee. inline-dwarf.c finds
+ * the innermost inlined instance covering each place.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
 #include "lib/util.h"
+
+/* enough for a real change; a function rewritten whole is not "inlined" */
+#define MAX_WANTS_PER_FUNC	32
 
 static uint64_t avail(const struct symbol *s)
 {
@@ -124,6 +129,92 @@ static void add_want(struct inline_want **wants, size_t *n, struct symbol *func,
 	       piece->name, off);
 }
 
+/* Bytes at the end of @o and @p that are the same. */
+static uint64_t common_suffix(const struct symbol *o, const struct symbol *p,
+			      uint64_t len)
+{
+	const unsigned char *a = o->sec->data + o->offset + o->size;
+	const unsigned char *b = p->sec->data + p->offset + p->size;
+	uint64_t n = 0;
+
+	while (n < len && a[-1 - (long)n] == b[-1 - (long)n])
+		n++;
+	return n;
+}
+
+/*
+ * Does PATCHED's instruction @in differ from ORIG's bytes @shift bytes
+ * further (0: the same place)? Past ORIG's end it does.
+ */
+static bool insn_differs(const struct symbol *o, const struct symbol *p,
+			 const struct insn_info *in, int64_t shift)
+{
+	const unsigned char *a = o->sec->data + o->offset + shift;
+	const unsigned char *b = p->sec->data + p->offset;
+	uint64_t i;
+
+	if ((int64_t)in->start + shift < 0 ||
+	    (int64_t)in->end + shift > (int64_t)o->size)
+		return true;
+	for (i = in->start; i < in->end; i++) {
+		/* a new displacement only: it jumps over code that changed */
+		if (in->size && i >= in->field && i < in->field + in->size)
+			continue;
+		if (a[i] != b[i])
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Code of another size: an instruction that ORIG has at the same place,
+ * or at the same distance from the end, is the same code (on either side
+ * of what was inserted or removed), not a change.
+ */
+static bool insn_changed(const struct symbol *o, const struct symbol *p,
+			 const struct insn_info *in)
+{
+	if (!insn_differs(o, p, in, 0))
+		return false;
+	return o->size == p->size ||
+	       insn_differs(o, p, in, (int64_t)o->size - (int64_t)p->size);
+}
+
+/*
+ * Every instruction of @p after its first change at @first that holds a
+ * change too: the first differing byte may be the caller's own (a
+ * prologue saving one more register) while what changed is inlined code
+ * further on. Same size: the instructions whose bytes differ. Another
+ * size: those between the first change and the common tail that ORIG
+ * has neither at the same place nor as far from the end.
+ */
+static void add_changed_insns(const struct cdo *c, struct inline_want **wants,
+			      size_t *n, struct symbol *func,
+			      const struct symbol *o, const struct symbol *p,
+			      long first)
+{
+	uint64_t len = avail(o) < avail(p) ? avail(o) : avail(p);
+	uint64_t at = 0, end = p->size, added = 0;
+	struct insn_info in;
+
+	if ((!c->arch->decode && !c->arch->insn_length) ||
+	    avail(p) != p->size || avail(o) != o->size)
+		return;
+	if (o->size != p->size)
+		end = p->size - common_suffix(o, p, len);
+	while (at < end && added < MAX_WANTS_PER_FUNC) {
+		if (!arch_insn_bounds(c->arch, p->sec->data + p->offset,
+				      p->size, at, &in))
+			return;
+		at = in.end;
+		if (in.end <= (uint64_t)first + 1 || !insn_changed(o, p, &in))
+			continue;
+		add_want(wants, n, func, p, in.start < (uint64_t)first ?
+			 first : (long)in.start);
+		added++;
+	}
+}
+
 /*
  * The function's own first change; when its own code compares the same
  * (it changed because a .cold piece did), the first changed piece's.
@@ -141,6 +232,7 @@ static size_t collect_wants(const struct cdo *c, struct inline_want **wants)
 		off = first_diff(c, sym);
 		if (off >= 0) {
 			add_want(wants, &n, sym, sym, off);
+			add_changed_insns(c, wants, &n, sym, sym->twin, sym, off);
 			continue;
 		}
 		for (ch = si(sym)->child; ch; ch = si(ch)->sibling) {
@@ -165,9 +257,10 @@ void explain_inlined(struct cdo *c)
 	if (!inline_dwarf_usable(c->patched))
 		return;
 	n = collect_wants(c, &wants);
+	/* a function's wants are in address order: its first callee names it */
 	if (n && inline_dwarf_lookup(c, wants, n))
 		for (i = 0; i < n; i++)
-			if (wants[i].callee)
+			if (wants[i].callee && !si(wants[i].func)->inlined)
 				si(wants[i].func)->inlined =
 					xasprintf("inlined callee %s changed",
 						  wants[i].callee);

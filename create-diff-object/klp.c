@@ -22,6 +22,7 @@ struct export {
 	struct hnode node;
 	char *name;
 	char *ns;
+	char *module;		/* "vmlinux" or the module's path without .ko */
 };
 
 struct symvers {
@@ -52,6 +53,7 @@ static struct symvers *load_symvers(const char *path)
 		x = xcalloc(1, sizeof(*x));
 		x->name = xstrdup(name);
 		x->ns = ns && *ns ? xstrdup(ns) : NULL;
+		x->module = xstrdup(mod);
 		htable_add(&sv->by_name, &x->node, hash_str(name));
 	}
 	free(line);
@@ -85,6 +87,7 @@ void klp_free(struct cdo *c)
 				x = container_of(n, struct export, node);
 				free(x->name);
 				free(x->ns);
+				free(x->module);
 				free(x);
 			}
 		}
@@ -101,6 +104,31 @@ static struct export *find_export(struct cdo *c, const char *name)
 		if (!strcmp(x->name, name))
 			return x;
 	return NULL;
+}
+
+/* Same module name, whatever '-' or '_' it is spelled with. */
+static bool same_module_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '-' || *a == '_') &&
+				  (*b == '-' || *b == '_')))
+			return false;
+	return !*a && !*b;
+}
+
+/*
+ * Exported by the parent module itself: the module loader would resolve
+ * it only while that module is loaded (the patch could not load before
+ * it) and would pin it as a dependency. For the patch it is a symbol of
+ * its klp object like any other, resolved when the module comes.
+ */
+static bool exported_by_parent(struct cdo *c, const struct export *x)
+{
+	const char *base = strrchr(x->module, '/');
+
+	if (!strcmp(c->parent, "vmlinux"))
+		return false;
+	return same_module_name(base ? base + 1 : x->module, c->parent);
 }
 
 const char *klp_export_namespace(struct cdo *c, const char *name)
@@ -227,9 +255,29 @@ unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym)
 	return pos < 0 ? 0 : pos;
 }
 
+/*
+ * Will a reference to @sym from the output be a klp relocation to the
+ * patched module (resolved by livepatch when the module loads, so only
+ * after the loader has read the patch's own tables)?
+ */
+bool klp_module_reference(struct cdo *c, struct symbol *sym)
+{
+	struct export *x;
+
+	if (!strcmp(c->parent, "vmlinux") || (sym->sec && sym->include))
+		return false;
+	if (sym->twin)
+		sym = sym->twin;
+	x = is_local_sym(sym) ? NULL : find_export(c, sym->name);
+	if (x)
+		return exported_by_parent(c, x);
+	return sym->sec || find_sympos(c, sym->name, false) != -1;
+}
+
 char *klp_external_name(struct cdo *c, struct symbol *sym, bool *is_klp,
 			unsigned long *sympos)
 {
+	struct export *x;
 	char *obj, *name;
 	long pos;
 
@@ -238,7 +286,8 @@ char *klp_external_name(struct cdo *c, struct symbol *sym, bool *is_klp,
 		sym = sym->twin;
 	*is_klp = false;
 	*sympos = 0;
-	if (!is_local_sym(sym) && find_export(c, sym->name))
+	x = is_local_sym(sym) ? NULL : find_export(c, sym->name);
+	if (x && !exported_by_parent(c, x))
 		return xstrdup(sym->name);
 	pos = find_sympos(c, sym->name, is_local_sym(sym));
 	if (pos == -1 && !sym->sec)

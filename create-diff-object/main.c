@@ -145,7 +145,9 @@ static const struct pass {
 	void (*run)(struct cdo *c);
 } passes[] = {
 	{ "classify", classify },
+	{ "split", split_shared_sections },
 	{ "callsite", callsite_sections },
+	{ "chunks", find_chunks },
 	{ "parent", klp_load },
 	{ "directives", read_directives },
 	{ "correlate", correlate },

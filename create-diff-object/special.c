@@ -265,6 +265,32 @@ static bool owner_included(struct cdo *c, struct section *sec, uint64_t off,
 	return t.sec && t.sec->include;
 }
 
+/*
+ * A static call whose key lives in the patched module: livepatch resolves
+ * the key only when that module loads, after the loader has registered
+ * the patch's call sites. Without its entry the call still goes to the
+ * module's trampoline, which always jumps to the current target (what
+ * KPATCH_STATIC_CALL() does by hand).
+ */
+static bool optional_module_entry(struct cdo *c, struct section *sec,
+				  uint64_t off, const struct special_section *d)
+{
+	struct reloc *site = find_reloc_at(sec, off + d->owner_off);
+	struct reloc *key = find_reloc_at(sec, off + d->key_off);
+	struct target ts, tk;
+
+	if (!d->key_optional || !key || !site)
+		return false;
+	reloc_target(c, sec, key, &tk);
+	if (!tk.sym || !klp_module_reference(c, tk.sym))
+		return false;
+	reloc_target(c, sec, site, &ts);
+	debugf("static call: %s+0x%lx: %s entry for key %s of module %s left out; the call goes through its trampoline",
+	       ts.sym ? ts.sym->name : sec->name, (long)ts.off, sec->name,
+	       tk.sym->name, c->parent);
+	return true;
+}
+
 static void select_entries(struct cdo *c, struct section *sec,
 			   const struct special_section *d)
 {
@@ -291,7 +317,8 @@ static void select_entries(struct cdo *c, struct section *sec,
 		struct reloc **rs;
 		size_t n, k;
 
-		if (!owner_included(c, sec, off + d->owner_off, d))
+		if (!owner_included(c, sec, off + d->owner_off, d) ||
+		    optional_module_entry(c, sec, off, d))
 			continue;
 		s->keep[i] = true;
 		n = relocs_in(sec, off, s->entsize, &rs);

@@ -11,6 +11,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
 #include "lib/util.h"
@@ -122,13 +123,17 @@ static void verify_func(struct cdo *c, struct symbol *sym)
 			    "no ftrace call site at its start (notrace or no -pg?), it cannot be patched");
 }
 
-/* A function copied out of a section it shares with other local code. */
-static void verify_shared(struct cdo *c, struct symbol *sym)
+/*
+ * Without an instruction decoder (split.c cuts only where the arch has
+ * one), the calls of a function to the unchanged static functions of its
+ * section were resolved by the assembler and carry no relocation: it
+ * cannot be carried without them.
+ */
+static void verify_shared_undecoded(struct cdo *c, struct symbol *sym)
 {
 	struct symbol *o;
+	char *why;
 
-	if (!sym->include || !is_func(sym))
-		return;
 	/* the arch can tell whether it branches out with no relocation */
 	if (c->arch->unrelocated_branch_out &&
 	    !c->arch->unrelocated_branch_out(sym->sec, sym->offset,
@@ -138,9 +143,31 @@ static void verify_shared(struct cdo *c, struct symbol *sym)
 		if (o == sym || !is_func(o) || o->include || !is_local_sym(o) ||
 		    o->parent == sym)
 			continue;
-		refuse_func(c, sym, "shares its section with unchanged static functions; its calls to them carry no relocations and cannot be moved");
+		why = xasprintf("shares section %s with unchanged static functions such as %s; its calls to them carry no relocations and %s code cannot be cut apart",
+				sym->sec->name, o->name, c->arch->name);
+		refuse_func(c, sym, why);
+		free(why);
 		return;
 	}
+}
+
+/* A function carried out of a section it shares with others (split.c). */
+static void verify_shared(struct cdo *c, struct symbol *sym)
+{
+	char *why;
+
+	if (!sym->include || !is_func(sym))
+		return;
+	if (!c->arch->decode) {
+		verify_shared_undecoded(c, sym);
+		return;
+	}
+	if (!si(sym)->unsplit)
+		return;
+	why = xasprintf("shares section %s with other functions and cannot be split from them: %s",
+			sym->sec->name, si(sym)->unsplit);
+	refuse_func(c, sym, why);
+	free(why);
 }
 
 static bool has_sym_named(struct elf *elf, const char *name)

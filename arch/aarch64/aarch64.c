@@ -170,6 +170,12 @@ static bool a64_klp_reloc_ok(unsigned int type)
 	}
 }
 
+/* Every instruction is 4 bytes. */
+static size_t a64_insn_length(const unsigned char *code, size_t len, size_t at)
+{
+	return at + 4 <= len ? 4 : 0;
+}
+
 extern const struct special_section a64_special[];
 
 const struct arch arch_aarch64 = {
@@ -183,4 +189,5 @@ const struct arch arch_aarch64 = {
 	.ftrace_site = a64_ftrace_site,
 	.klp_reloc_ok = a64_klp_reloc_ok,
 	.line_only_change = a64_line_only_change,
+	.insn_length = a64_insn_length,
 };

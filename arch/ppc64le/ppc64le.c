@@ -220,6 +220,12 @@ static bool ppc_klp_reloc_ok(unsigned int type)
 	       type == R_PPC64_REL24 || type == R_PPC64_NONE;
 }
 
+/* Every instruction is 4 bytes. */
+static size_t ppc_insn_length(const unsigned char *code, size_t len, size_t at)
+{
+	return at + 4 <= len ? 4 : 0;
+}
+
 extern const struct special_section ppc_special[];
 
 const struct arch arch_ppc64le = {
@@ -237,4 +243,5 @@ const struct arch arch_ppc64le = {
 	.unrelocated_branch_out = ppc_unrelocated_branch_out,
 	.differ_writes_mcount_loc = true,
 	.line_only_change = ppc_line_only_change,
+	.insn_length = ppc_insn_length,
 };

@@ -211,6 +211,18 @@ static unsigned int s390_far_reference(unsigned char *code, uint64_t size,
 	return 0;
 }
 
+/* The two top bits of the first opcode byte: 2, 4, 4 or 6 bytes. */
+static size_t s390_insn_length(const unsigned char *code, size_t len, size_t at)
+{
+	static const size_t by_top_bits[] = { 2, 4, 4, 6 };
+	size_t n;
+
+	if (at >= len)
+		return 0;
+	n = by_top_bits[code[at] >> 6];
+	return at + n <= len ? n : 0;
+}
+
 extern const struct special_section s390_special[];
 
 const struct arch arch_s390x = {
@@ -226,4 +238,5 @@ const struct arch arch_s390x = {
 	.reloc_slot_of_symbol = s390_reloc_slot_of_symbol,
 	.far_reference = s390_far_reference,
 	.line_only_change = s390_line_only_change,
+	.insn_length = s390_insn_length,
 };

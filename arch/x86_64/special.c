@@ -7,6 +7,8 @@
 #include "arch/arch.h"
 
 #define SITES(n)	{ .name = n, .role = SEC_ENTRIES, .size = 4, .early = true }
+#define ANNOTATION(n, sz)	{ .name = n, .role = SEC_ENTRIES, .size = sz, \
+				  .section_symbol_refs = true }
 
 const struct special_section x86_special[] = {
 	{ .name = ".altinstructions", .role = SEC_ENTRIES,
@@ -30,13 +32,12 @@ const struct special_section x86_special[] = {
 	 * objtool runs on the linked patch module (IBT kernels), e.g. the code
 	 * after a WARN's ud2 is reachable
 	 */
-	{ .name = ".discard.reachable", .role = SEC_ENTRIES, .size = 4 },
-	{ .name = ".discard.unreachable", .role = SEC_ENTRIES, .size = 4 },
-	{ .name = ".discard.noendbr", .role = SEC_ENTRIES, .size = 4 },
-	{ .name = ".discard.retpoline_safe", .role = SEC_ENTRIES, .size = 4 },
-	{ .name = ".discard.intra_function_calls", .role = SEC_ENTRIES, .size = 4 },
-	{ .name = ".discard.func_stack_frame_non_standard", .role = SEC_ENTRIES,
-	  .size = 8 },
+	ANNOTATION(".discard.reachable", 4),
+	ANNOTATION(".discard.unreachable", 4),
+	ANNOTATION(".discard.noendbr", 4),
+	ANNOTATION(".discard.retpoline_safe", 4),
+	ANNOTATION(".discard.intra_function_calls", 4),
+	ANNOTATION(".discard.func_stack_frame_non_standard", 8),
 	/* replacement code (anonymous chunks), ORC, static call trampolines */
 	{ .name = ".altinstr", .prefix = true, .role = SEC_KNOWN },
 	{ .name = ".orc_", .prefix = true, .role = SEC_KNOWN },

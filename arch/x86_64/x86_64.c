@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include "arch/arch.h"
+#include "arch/x86_64/insn.h"
 
 #define R_X86_64_NONE		0
 #define R_X86_64_64		1
@@ -247,6 +248,8 @@ const struct arch arch_x86_64 = {
 	.name = "x86_64",
 	.machine = EM_X86_64,
 	.r_abs64 = R_X86_64_64,
+	.r_pc32 = R_X86_64_PC32,
+	.r_pc8 = R_X86_64_PC8,
 	.special = x86_special,
 	.ftrace = &x86_ftrace,
 	.prefix_symbol = "__pfx_",
@@ -256,4 +259,5 @@ const struct arch arch_x86_64 = {
 	.klp_reloc_ok = x86_klp_reloc_ok,
 	.line_only_change = x86_line_only_change,
 	.branch_field_end = x86_branch_field_end,
+	.decode = x86_decode,
 };

@@ -268,6 +268,14 @@ check_one() {
 		symbols "$OUT" | awk -v n="$1" '$2 == n && $1 != "UND" { f = 1 } END { exit !f }' ||
 			fail "no defined symbol $1 in output"
 		;;
+	binding)
+		need_out || return 1
+		# (ppc64le prints "[<localentry>: 8]" inside the line)
+		readelf -sW "$OUT" 2>/dev/null | sed 's/ \[<localentry>: [0-9]*\]//' |
+			awk -v n="$1" -v b="$2" '$1 ~ /^[0-9]+:$/ && $8 == n && $7 != "UND" { f = 1; if ($5 != b) bad = $5 }
+				END { if (bad) print "binding " bad; exit !f || bad != "" }' >"$W/binding.txt" ||
+			fail "symbol $1 is not a defined $2 symbol of the output ($(cat "$W/binding.txt"))"
+		;;
 	no-sym)
 		need_out || return 1
 		! symbols "$OUT" | awk -v n="$1" '$2 == n { f = 1 } END { exit !f }' ||

@@ -1,0 +1,17 @@
+#include "kernel-stubs.h"
+#include "cpufeature.h"
+
+int fast_copy_ok;
+int copy_mode;
+
+int pick_copy_mode(int len)
+{
+	return len > 64 ? 2 : 1;
+}
+
+int __init copy_mode_setup(void)
+{
+	if (static_cpu_has(X86_FEATURE_FSRM))
+		copy_mode = 2;
+	return 0;
+}
