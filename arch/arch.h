@@ -172,6 +172,36 @@ struct arch {
 	enum call_site (*call_site)(const struct section *sec,
 				    const struct reloc *r);
 	/*
+	 * Optional, for an arch without @decode: does code [@start, @end) of
+	 * @sec branch outside that range with no relocation? (The assembler
+	 * resolves a branch to a local symbol of the same section itself: a
+	 * function copied out of a section it shares, .sched.text, would
+	 * branch into nothing.) NULL: it may, whenever unchanged static
+	 * functions share @sec.
+	 */
+	bool (*unrelocated_branch_out)(const struct section *sec,
+				       uint64_t start, uint64_t end);
+	/*
+	 * Optional: does the loader fill a slot (a GOT entry) with the value
+	 * of @type's symbol alone, the addend being only the PC bias (s390x
+	 * R_390_GOTENT)? Then the output names the exact target with a
+	 * symbol of its own, never a section symbol plus an offset.
+	 */
+	bool (*reloc_slot_of_symbol)(unsigned int type);
+	/*
+	 * Optional: a PC-relative reference at @r of code @code (the output
+	 * copy of the section) to a symbol outside the patch module, where the
+	 * module may be out of the reference's reach (s390x 6.1: modules lie
+	 * more than 4 GB from the kernel). Returns the relocation type to use
+	 * after rewriting the instruction in @code to go through a slot the
+	 * loader fills (larl of an address: lgrl from a GOT slot, which the
+	 * loader's PLT stub for a function address is not), @r->type when
+	 * nothing needs changing, or 0: the reference cannot reach (lrl, strl:
+	 * data accessed in place).
+	 */
+	unsigned int (*far_reference)(unsigned char *code, uint64_t size,
+				      const struct reloc *r);
+	/*
 	 * May a klp relocation (.klp.rela.*) carry @type? Only what the
 	 * arch's apply_relocate_add() handles in both 6.1 and 6.12, and can
 	 * reach the running kernel from a module with.

@@ -9,6 +9,7 @@
  * klp.c. Then the records the template and klp-convert read:
  * .kpatch.funcs, .kpatch.strings, .klp.module_relocs.<obj>.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
@@ -370,6 +371,67 @@ static void check_klp_reloc_type(struct emitter *em, struct section *in,
 	       r->type, to->name, c->arch->name);
 }
 
+/*
+ * A slot relocation (s390x GOTENT) gets the symbol's value alone: a target
+ * inside @to (at @pos of its section, or inside the symbol) gets a local
+ * label of its own at that spot; *addend keeps only the bias.
+ */
+static struct symbol *slot_label(struct emitter *em, struct section *in,
+				 const struct reloc *r, struct symbol *to,
+				 uint64_t pos, int64_t *addend)
+{
+	const struct arch *arch = em->c->arch;
+	int64_t bias = (int64_t)((uint64_t)r->addend - (uint64_t)arch->reloc_target(in, r));
+	const struct symbol *from;
+	char name[64];
+
+	if (!arch->reloc_slot_of_symbol || !arch->reloc_slot_of_symbol(r->type) ||
+	    (to->type != STT_SECTION && pos == to->offset))
+		return to;
+	if (!to->sec) {
+		from = find_symbol_containing(in, r->offset);
+		refuse(em->c, from ? from->name : in->name, "slot relocation (type %u) to %s%+ld: the loader's slot holds a symbol's address only",
+		       r->type, to->name, (long)(*addend - bias));
+		return to;
+	}
+	snprintf(name, sizeof(name), "kpatch_slot.%s+0x%lx", to->sec->name,
+		 (unsigned long)pos);
+	*addend = bias;
+	return elf_create_symbol(em->out, name, to->sec, pos, 0, STB_LOCAL,
+				 STT_NOTYPE);
+}
+
+/*
+ * A reference out of the module the loader could not make reach (s390x):
+ * the arch rewrites the instruction of the output copy to go through a
+ * slot, or it is refused.
+ */
+static unsigned int far_type(struct emitter *em, struct piece *p,
+			     const struct reloc *r, const struct symbol *to)
+{
+	const struct arch *arch = em->c->arch;
+	uint64_t out_off = r->offset - p->off + p->out_off;
+	struct reloc at = *r;
+	const struct symbol *from;
+	unsigned int type;
+
+	if (!arch->far_reference || !p->out->data || !is_text_section(p->in))
+		return r->type;
+	at.offset = out_off;
+	type = arch->far_reference(p->out->data, p->out->size, &at);
+	if (!type) {
+		from = find_symbol_containing(p->in, r->offset);
+		refuse(em->c, from ? from->name : p->in->name, "PC-relative access (relocation type %u) to %s in the running kernel, out of the patch module's reach",
+		       r->type, to->name);
+		return r->type;
+	}
+	if (type != r->type)
+		debugf("far: %s+0x%lx: relocation type %u -> %u to reach %s",
+		       p->in->name, (unsigned long)r->offset, r->type, type,
+		       to->name);
+	return type;
+}
+
 /* objtool's annotations (arch table rows) point at section symbols only */
 static bool wants_section_symbols(const struct section *sec)
 {
@@ -384,6 +446,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	struct target t;
 	struct symbol *to;
 	int64_t addend = 0;
+	unsigned int type = r->type;
 
 	reloc_target(c, p->in, r, &t);
 	if (is_no_target(&t)) {
@@ -392,9 +455,15 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	} else if (t.sym && t.sym->include && si(t.sym)->out) {
 		to = si(t.sym)->out;
 		addend = t.addend;
+		if (t.off)
+			to = slot_label(em, p->in, r, to,
+					(uint64_t)((int64_t)to->offset + t.off), &addend);
 	} else if (t.sym) {
 		to = external(em, t.sym);
 		addend = t.addend;
+		type = far_type(em, p, r, to);
+		if (t.off)
+			to = slot_label(em, p->in, r, to, 0, &addend);
 		check_load_time_klp(em, p->in, t.sym, to);
 		check_call_site(em, p->in, r, t.sym);
 		check_klp_reloc_type(em, p->in, r, to);
@@ -407,13 +476,15 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 			    t.sec->name);
 		to = elf_section_symbol(em->out, tp->out);
 		addend = (int64_t)((uint64_t)t.addend - tp->off + tp->out_off);
+		to = slot_label(em, p->in, r, to,
+				(uint64_t)t.off - tp->off + tp->out_off, &addend);
 	}
 	if (wants_section_symbols(p->in) && to->sec && to->type != STT_SECTION) {
 		addend += (int64_t)to->offset;
 		to = elf_section_symbol(em->out, to->sec);
 	}
 	elf_add_reloc(em->out, p->out, r->offset - p->off + p->out_off, to,
-		      r->type, addend);
+		      type, addend);
 }
 
 /*

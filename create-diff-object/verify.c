@@ -134,6 +134,11 @@ static void verify_shared_undecoded(struct cdo *c, struct symbol *sym)
 	struct symbol *o;
 	char *why;
 
+	/* the arch can tell whether it branches out with no relocation */
+	if (c->arch->unrelocated_branch_out &&
+	    !c->arch->unrelocated_branch_out(sym->sec, sym->offset,
+					      sym->offset + sym->size))
+		return;
 	list_for_each_entry(o, &sym->sec->symbols, sec_list) {
 		if (o == sym || !is_func(o) || o->include || !is_local_sym(o) ||
 		    o->parent == sym)

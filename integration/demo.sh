@@ -7,13 +7,13 @@
 #      makes kpatch-build's cached -ffunction-sections build of the same kernel, ~4 min);
 #   4. boot the reference kernel in qemu and show /proc/cmdline before loading the
 #      patch, while it is loaded, and after it is disabled and unloaded.
-# Exit 0 when every guest check passed. Output: test/out/demo/$KERNEL/ (module, logs).
+# Exit 0 when every guest check passed. Output: test/out/demo/$KERNEL/ (module, logs;
+# test/out/demo/$KERNEL-$ARCH/ for ARCH=ppc64le|s390x).
 set -euo pipefail
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 export KERNEL=${KERNEL:-6.1}
-OUT=${KPATCH_DEMO_OUT:-$ROOT/test/out/demo/$KERNEL}
 PATCH=${1:-$ROOT/examples/cmdline.patch}
 die() { echo "demo: error: $*" >&2; exit 1; }
 say() { printf '\n== %s\n' "$*"; }
@@ -22,6 +22,9 @@ KP_ARCH_TOOL=demo
 # shellcheck source=integration/arch.sh
 . "$HERE/arch.sh"
 kp_arch_init	# ARCH=ppc64le|s390x: that architecture's kernel and guest
+# x86_64 keeps its directory; another architecture's output goes to $KERNEL-$ARCH
+KDIR=$KERNEL; [ "$KP_ARCH" = x86_64 ] || KDIR=$KERNEL-$KP_ARCH
+OUT=${KPATCH_DEMO_OUT:-$ROOT/test/out/demo/$KDIR}
 
 if kp_arch_missing >/dev/null ||
 	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null ||

@@ -29,6 +29,8 @@
 #   KPB_ARGS=(...)     more kpatch-build options
 #   MODULES=(...)      more modules for the guest (paths relative to $KOBJ, or absolute)
 #   TIMEOUT=SECS       qemu wall-clock bound (default 120)
+#   ARCHES="x86_64"    the architectures the test applies to (default: all); on another
+#   ARCH_REASON=...    one it is listed as skipped, with this reason, in the table
 #   build_test()       a function replacing step 1's kpatch-build; it gets the output
 #                      directory as $1 and lists the modules it built in $1/modules.list
 #   check_build()      host-side checks of the built module(s) before booting (gets the
@@ -40,9 +42,16 @@ set -uo pipefail
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-PDIR=$HERE/patches
+# KPATCH_SUITE_PATCHES: another patch directory (the self-test, suite-selftest.sh)
+PDIR=${KPATCH_SUITE_PATCHES:-$HERE/patches}
 export KERNEL=${KERNEL:-6.1}
-OUT=${KPATCH_OUT:-$ROOT/test/out/integration}/$KERNEL
+KP_ARCH_TOOL=integration
+# shellcheck source=integration/arch.sh
+. "$HERE/arch.sh"
+kp_arch_init	# ARCH=ppc64le|s390x: that architecture's kernel and guest
+# x86_64 keeps its directory names; another architecture's results go to $KERNEL-$ARCH
+KDIR=$KERNEL; [ "$KP_ARCH" = x86_64 ] || KDIR=$KERNEL-$KP_ARCH
+OUT=${KPATCH_OUT:-$ROOT/test/out/integration}/$KDIR
 RESULTS=
 ONLY=
 QTMO=
@@ -61,8 +70,15 @@ done
 # a subset run does not overwrite the whole suite's table
 if [ -n "$ONLY" ]; then RESULTS=${RESULTS:-$OUT/results-subset.txt}; else RESULTS=${RESULTS:-$OUT/results.txt}; fi
 
-# the file $1 of a test for this kernel: integration/patches/$KERNEL/$1, else the common one
-tfile() { if [ -e "$PDIR/$KERNEL/$1" ]; then echo "$PDIR/$KERNEL/$1"; else echo "$PDIR/$1"; fi; }
+# the file $1 of a test for this kernel and architecture: integration/patches/$KERNEL-$ARCH/$1,
+# else patches/$ARCH/$1 (another architecture), else patches/$KERNEL/$1, else the common one
+tfile() {
+	local d
+	for d in "$KERNEL-$KP_ARCH" "$KP_ARCH" "$KERNEL"; do
+		[ -e "$PDIR/$d/$1" ] && { echo "$PDIR/$d/$1"; return; }
+	done
+	echo "$PDIR/$1"
+}
 
 tests=()
 for f in "$PDIR"/[0-9][0-9]-*.patch "$PDIR"/[0-9][0-9]-*.conf; do
@@ -79,32 +95,34 @@ mapfile -t tests < <(printf '%s\n' "${tests[@]}" | sort)
 if [ $LIST = 1 ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
 
 # dependencies, kernel, tools
-if ! command -v qemu-system-x86_64 >/dev/null || [ ! -x /bin/busybox ] ||
+if kp_arch_missing >/dev/null ||
 	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null; then
 	"$ROOT/scripts/install-deps" || { echo "integration: scripts/install-deps failed" >&2; exit 1; }
 fi
 t0=$(date +%s)
 ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "integration: building the reference kernel failed" >&2; exit 1; }
 eval "$ENV"
-echo "integration: reference kernel $KVER ready in $(( $(date +%s) - t0 ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
+echo "integration: $KP_ARCH reference kernel $KVER ready in $(( $(date +%s) - t0 ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
 make -C "$ROOT" -s all >/dev/null || { echo "integration: make (the tools) failed" >&2; exit 1; }
 KPB=$ROOT/kpatch-build/kpatch-build
 [ -x "$KPB" ] || { echo "integration: $KPB missing" >&2; exit 1; }
 mkdir -p "$OUT"
 
-# kpatch-build may not put kmod/include (kpatch-macros.h, kpatch-syscall.h) on the
-# patched compile's include path; then the compiler command carries it (CC is a
-# command line for kpatch-build, and the same gcc keeps the same cache key).
+# kpatch-build puts kmod/include (kpatch-macros.h, kpatch-syscall.h) on the patched
+# compile's include path (kpatch-build/lib/patched.sh); an older one did not, and then
+# the compiler command carries it (CC is a command line for kpatch-build). The
+# compiler is the kernel's: gcc, or the cross gcc of another architecture.
 macros_cc() {
-	if grep -q 'kmod/include' "$KPB"; then echo "${CC:-gcc}"
-	else echo "${CC:-gcc} -I$ROOT/kmod/include"; fi
+	if grep -qs 'KMOD_INC' "$ROOT/kpatch-build/lib/patched.sh"; then echo "${CC:-}"
+	else echo "${CC:-$KP_CC} -I$ROOT/kmod/include"; fi
 }
 
 # kpb NAME OUTDIR PATCH... : run kpatch-build against the reference kernel
 kpb() {
 	local name=$1 dir=$2; shift 2
-	local cc=${CC:-gcc}
+	local cc=${CC:-}
 	[ "${MACROS:-0}" = 0 ] || cc=$(macros_cc)
+	# an empty CC: kpatch-build's default compiler, ${CROSS_COMPILE}gcc
 	CC=$cc "$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$dir" -n "$name" \
 		${KPB_ARGS[@]+"${KPB_ARGS[@]}"} "$@"
 }
@@ -123,6 +141,7 @@ want() {
 }
 
 FAILS=()
+SKIPS=()
 ROWS=()
 row() { ROWS+=("$(printf '%-26s %7s  %-5s %-8s %-6s %6s  %s' "$@")"); }
 header=$(printf '%-26s %7s  %-5s %-8s %-6s %6s  %s' patch build_s load checks unload boot_s result)
@@ -133,9 +152,16 @@ for t in "${tests[@]}"; do
 	# per-test settings
 	unset -f build_test check_build
 	NAME=${t#[0-9][0-9]-} REFUSE= MACROS=0 KPB_ARGS=() MODULES=() TIMEOUT=${QTMO:-120}
+	ARCHES='' ARCH_REASON=''
 	conf=$(tfile "$t.conf")
 	# shellcheck disable=SC1090
 	[ -f "$conf" ] && . "$conf"
+	if [ -n "$ARCHES" ] && [[ " $ARCHES " != *" $KP_ARCH "* ]]; then
+		echo "integration: [$t] skipped on $KP_ARCH: ${ARCH_REASON:-only for $ARCHES}"
+		row "$t" - - - - - SKIP
+		SKIPS+=("$t: ${ARCH_REASON:-only for $ARCHES}")
+		continue
+	fi
 	tdir=$OUT/$t
 	rm -rf "$tdir"; mkdir -p "$tdir"
 	blog=$tdir/build.log
@@ -225,10 +251,12 @@ for t in "${tests[@]}"; do
 done
 
 # kpatch-build's own cached -ffunction-sections build of the same kernel
-ORIG_S=$(grep -lx "config=$KCONFIG" "$KPATCH_CACHE"/kpatch-build/orig/*/info 2>/dev/null | head -n1 |
-	xargs -r sed -n 's/^build_seconds=//p')
+# (the entry the builds used, as their logs name it; else one made for this config)
+ORIG_DIR=$(sed -n 's/.*building original kernel (cached: \(.*\))$/\1/p' "$OUT"/*/build.log 2>/dev/null | head -n1)
+[ -n "$ORIG_DIR" ] || ORIG_DIR=$(grep -lx "config=$KCONFIG" "$KPATCH_CACHE"/kpatch-build/orig/*/info 2>/dev/null | head -n1 | xargs -r dirname)
+ORIG_S=$(sed -n 's/^build_seconds=//p' "${ORIG_DIR:-/dev/null}/info" 2>/dev/null)
 {
-	echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY),"
+	echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $KP_ARCH kernel $KVER ($KC_KEY),"
 	echo "reference kernel build ${KBUILD_SECONDS}s, kpatch-build original build ${ORIG_S:-?}s (both cached),"
 	echo "suite wall time $(( $(date +%s) - TOTAL0 ))s;"
 	echo "build_s = kpatch-build wall time, boot_s = guest seconds from kernel start to /init"
@@ -236,7 +264,13 @@ ORIG_S=$(grep -lx "config=$KCONFIG" "$KPATCH_CACHE"/kpatch-build/orig/*/info 2>/
 	echo "$header"
 	printf '%s\n' "${ROWS[@]}"
 	echo
-	echo "$(( ${#ROWS[@]} - $(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$') )) passed, $(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$') failed"
+	nfailed=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
+	if [ ${#SKIPS[@]} -gt 0 ]; then
+		echo "not run on $KP_ARCH:"
+		printf '  %s\n' "${SKIPS[@]}"
+		echo
+	fi
+	echo "$(( ${#ROWS[@]} - nfailed - ${#SKIPS[@]} )) passed, $nfailed failed, ${#SKIPS[@]} skipped"
 } > "$RESULTS"
 echo
 cat "$RESULTS"

@@ -98,13 +98,20 @@ if [ -z "${SKIP_INTEGRATION:-}" ]; then
 fi
 # the other architectures (SKIP_CROSS=1 skips them): their cross-built reference
 # kernels booted with the kernel's livepatch sample and the harness self-test, kmod/
-# built for them, and kpatch-build on them (about 4 minutes per kernel the first time)
+# built for them, kpatch-build on them (about 4 minutes per kernel the first time),
+# and the patch suite built, booted and checked on each
 if [ -z "${SKIP_INTEGRATION:-}" ] && [ -z "${SKIP_CROSS:-}" ]; then
 	for arch in ppc64le s390x; do
 		suite "integration-smoke-$arch" env ARCH=$arch integration/smoke.sh
 		suite "kmod-cross-$arch" env ARCH=$arch test/klp-convert/cross-build.sh
 		suite "kpatch-build-cross-$arch" env ARCH=$arch test/kpatch-build/cross.sh
+		# the boot-tested patch suite on that architecture (about 3 minutes each)
+		[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
+			suite "integration-6.1-$arch" env ARCH=$arch KERNEL=6.1 integration/suite.sh
 	done
+	# a failing guest check fails the suite, naming the patch and the check (ppc64le)
+	[ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
+		suite integration-selftest-ppc64le env ARCH=ppc64le KERNEL=6.1 integration/suite-selftest.sh
 fi
 # every object of the cross-built ppc64le and s390x kernels against itself: the
 # boot kernels and kpatch-build's -ffunction-sections original builds of them

@@ -137,6 +137,39 @@ static enum call_site ppc_call_site(const struct section *sec,
 	return CALL_PLAIN;
 }
 
+/*
+ * b/bl (I-form, opcode 18) and bc (B-form, opcode 16), relative (AA = 0),
+ * with no relocation, to an offset outside [start, end). Instructions are
+ * 4 bytes, so every word is one.
+ */
+static bool ppc_unrelocated_branch_out(const struct section *sec,
+				       uint64_t start, uint64_t end)
+{
+	uint64_t off;
+	uint32_t insn;
+	int64_t disp;
+
+	if (!sec->data)
+		return false;
+	for (off = start; off + 4 <= end && off + 4 <= sec->size; off += 4) {
+		insn = ppc_insn(sec->data + off);
+		if (insn & 2)
+			continue;	/* absolute */
+		if ((insn >> 26) == 18)
+			disp = (int64_t)((int32_t)((insn & 0x03fffffcu) << 6) >> 6);
+		else if ((insn >> 26) == 16)
+			disp = (int64_t)(int16_t)(insn & 0xfffcu);
+		else
+			continue;
+		if (find_reloc_at(sec, off))
+			continue;
+		if ((int64_t)off + disp < (int64_t)start ||
+		    (int64_t)off + disp >= (int64_t)end)
+			return true;
+	}
+	return false;
+}
+
 /* li rN,imm / lis rN,imm (addi/addis with RA = 0): the register, or -1 */
 static long ppc_li_reg(uint32_t insn)
 {
@@ -199,6 +232,7 @@ const struct arch arch_ppc64le = {
 	.klp_reloc_ok = ppc_klp_reloc_ok,
 	.loader_symbols = ppc_loader_symbols,
 	.call_site = ppc_call_site,
+	.unrelocated_branch_out = ppc_unrelocated_branch_out,
 	.differ_writes_mcount_loc = true,
 	.line_only_change = ppc_line_only_change,
 	.insn_length = ppc_insn_length,

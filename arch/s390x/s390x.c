@@ -145,6 +145,49 @@ static bool s390_klp_reloc_ok(unsigned int type)
 	}
 }
 
+/* the module loader's GOT slots hold st_value only (apply_rela) */
+static bool s390_reloc_slot_of_symbol(unsigned int type)
+{
+	switch (type) {
+	case R_390_GOT12: case R_390_GOT16: case R_390_GOT20:
+	case R_390_GOT32: case R_390_GOT64: case R_390_GOTENT:
+	case R_390_GOTPLT12: case R_390_GOTPLT16: case R_390_GOTPLT20:
+	case R_390_GOTPLT32: case R_390_GOTPLT64: case R_390_GOTPLTENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * The RIL-b/RIL-c instruction whose 32-bit field @r relocates starts two
+ * bytes before it: opcode byte, then R1 (or M1) and a 4-bit extension.
+ * larl (c0 r0) turns into lgrl (c4 r8), both 6 bytes, the same register:
+ * the address comes from a GOT slot (R_390_GOTENT) instead of the PLT
+ * entry or the PC-relative offset the loader cannot reach the kernel with.
+ */
+static unsigned int s390_far_reference(unsigned char *code, uint64_t size,
+				       const struct reloc *r)
+{
+	unsigned char *insn;
+
+	if (r->type != R_390_PC32DBL && r->type != R_390_PLT32DBL)
+		return r->type;
+	if (r->offset < 2 || r->offset + 4 > size)
+		return 0;
+	insn = code + r->offset - 2;
+	if (insn[0] == 0xc0 && (insn[1] & 0x0f) == 0x05)
+		return r->type;		/* brasl: a call, through the PLT */
+	if (insn[0] == 0xc0 && (insn[1] & 0x0f) == 0x04)
+		return r->type;		/* brcl: a tail call, through the PLT */
+	if (insn[0] == 0xc0 && (insn[1] & 0x0f) == 0x00) {	/* larl */
+		insn[0] = 0xc4;
+		insn[1] = (unsigned char)((insn[1] & 0xf0) | 0x08);	/* lgrl */
+		return R_390_GOTENT;
+	}
+	return 0;
+}
+
 /* The two top bits of the first opcode byte: 2, 4, 4 or 6 bytes. */
 static size_t s390_insn_length(const unsigned char *code, size_t len, size_t at)
 {
@@ -169,6 +212,8 @@ const struct arch arch_s390x = {
 	.reloc_target = s390_reloc_target,
 	.ftrace_site = s390_ftrace_site,
 	.klp_reloc_ok = s390_klp_reloc_ok,
+	.reloc_slot_of_symbol = s390_reloc_slot_of_symbol,
+	.far_reference = s390_far_reference,
 	.line_only_change = s390_line_only_change,
 	.insn_length = s390_insn_length,
 };

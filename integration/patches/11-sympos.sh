@@ -5,11 +5,11 @@
 . /lib/kp-suite.sh
 M=/sys/devices/system/cpu/modalias
 check_original() {
-	kp_contains "$1-modalias" $M "cpu:type:x86"
+	kp_contains "$1-modalias" $M "cpu:type:"
 	kp_not_contains "$1-text" $M "kpatch:"
 }
 check_patched() {
-	kp_contains "$1-modalias" $M "cpu:type:x86"
+	kp_contains "$1-modalias" $M "cpu:type:"
 	kp_contains "$1-text" $M "kpatch:own-attr=1,fn=print_cpus_kernel_max"
 }
 kps_cycle sympos

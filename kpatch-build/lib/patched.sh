@@ -180,12 +180,62 @@ obj_cmd() {
 	kbuild_saved_cmd "$OBJ/$(dirname "$o")/.$(basename "$o").cmd" "$o"
 }
 
+# The flags the diffed objects of some architectures need, to reach the running
+# kernel's data from a module (the kernel is built without them):
+#   ppc64le  -mcmodel=large: every data reference through a .toc slot (a TOC-relative
+#            reference cannot leave the module's TOC);
+#   s390x    -mno-pic-data-is-text-relative (the kernel is -fPIE): every data
+#            reference through a GOT slot (the loader's R_390_GOTENT), as 6.1 puts
+#            modules more than 4 GB away from the kernel, out of reach of a
+#            PC-relative larl/lrl. Not -fPIC: its semantic interposition would stop
+#            GCC inlining global functions the kernel's build inlines.
+# Rather than a second cached kernel build, both the original and the patched version
+# of each affected object are compiled with them (the original one from the pristine
+# source, into $SCRATCH/orig): one more compile per object.
+diff_cflags() {
+	case $KPB_ARCH in
+	ppc64le) echo "-mcmodel=large" ;;
+	s390x) echo "-mno-pic-data-is-text-relative" ;;
+	esac
+}
+with_diff_cflags() {	# $1 with $2 after the kernel's own flags (the last one wins)
+	case $1 in
+	*" -c -o "*) echo "${1/ -c -o / $2 -c -o }" ;;
+	*) return 1 ;;
+	esac
+}
+# replay_compile TREE OBJECT CMD: run CMD (a compile of OBJECT) in the symlink farm TREE
+replay_compile() {
+	local W=$1 o=$2 cmd=$3 d
+	d=$(dirname "$o"); [ "$d" = . ] && d=
+	wdir "$d" || fail "cannot prepare $W/$d"
+	[ ! -e "$W/$o" ] || fail "internal: $W/$o exists before the compile"
+	echo "+ (cd $W && $cmd)" >> "$LOG"
+	(cd "$W" && exec setsid sh -c "$cmd") > "$SCRATCH/compile-${W##*/}-${o//\//_}.log" 2>&1 &
+	CPIDS+=($!); CLOGS+=("$SCRATCH/compile-${W##*/}-${o//\//_}.log"); COBJS+=("$o"); PIDS+=($!)
+	# at most $JOBS compiles at a time
+	local n pid
+	while :; do
+		n=0; for pid in "${CPIDS[@]}"; do kill -0 "$pid" 2>/dev/null && n=$((n + 1)); done
+		[ $n -ge "$JOBS" ] || break
+		wait -n	# (statuses stay available to the "wait PID" below)
+	done
+}
+
 build_patched() {
+	local dflags ocmd
 	W=$SCRATCH/obj
 	step "building patched objects: ${#OBJECTS[@]} affected"
 	export KPATCH_CC_REAL="$CC_CMD" KPATCH_CC_LOG="$SCRATCH/changed-objects" \
 		KPATCH_CC_ORIG_TREE="$OBJ" KPATCH_CC_KEEP="$SCRATCH/orig"
+	dflags=$(diff_cflags)
+	if [ -n "$dflags" ]; then
+		# the originals are compiled afresh (below), not kept from the cache
+		unset KPATCH_CC_ORIG_TREE
+		info "$KPB_ARCH: original and patched objects compiled with $dflags (data through slots the loader fills)"
+	fi
 	: > "$KPATCH_CC_LOG"
+	CPIDS=() CLOGS=() COBJS=()
 	for o in "${OBJECTS[@]}"; do
 		cmd=$(obj_cmd "$o")
 		[ -n "$cmd" ] || fail "no compile command for $o in $OBJ (.cmd file)"
@@ -196,28 +246,23 @@ build_patched() {
 		"$occ "*) ;;
 		*) fail "$o: cannot find the compiler in its compile command (original build with '$ORIG_CC')" ;;
 		esac
-		d=$(dirname "$o"); [ "$d" = . ] && d=
-		wdir "$d" || fail "cannot prepare $W/$d"
-		[ ! -e "$W/$o" ] || fail "internal: $W/$o exists before the compile"
 		cmd="$KPATCH_CC -idirafter $(printf %q "$KMOD_INC") ${cmd#"$occ" }"
+		if [ -n "$dflags" ]; then
+			cmd=$(with_diff_cflags "$cmd" "$dflags") || fail "$o: no ' -c -o ' in its compile command to add $dflags to"
+			# the original: pristine source, the real compiler (not recorded as changed)
+			ocmd="$CC_CMD ${cmd#"$KPATCH_CC "}"
+			replay_compile "$SCRATCH/orig" "$o" "$ocmd"
+		fi
 		cmd=${cmd//"$SRCDIR/"/"$OVL/"}
-		echo "+ (cd $W && $cmd)" >> "$LOG"
-		(cd "$W" && exec setsid sh -c "$cmd") > "$SCRATCH/compile-${o//\//_}.log" 2>&1 &
-		CPIDS+=($!); PIDS+=($!)
-		# at most $JOBS compiles at a time
-		while :; do
-			n=0; for pid in "${CPIDS[@]}"; do kill -0 "$pid" 2>/dev/null && n=$((n + 1)); done
-			[ $n -ge "$JOBS" ] || break
-			wait -n	# (statuses stay available to the "wait PID" below)
-		done
+		replay_compile "$W" "$o" "$cmd"
 	done
 	bad=()
 	i=0
 	STEP_LINE=$(wc -l < "$LOG")	# a failure shows the compiler's output, not the commands
-	for o in "${OBJECTS[@]}"; do
+	for o in "${COBJS[@]}"; do
 		wait "${CPIDS[$i]}" || bad+=("$o")
 		# paths in the private overlay read as source-relative paths
-		grep -v "^objtool: Can't open" "$SCRATCH/compile-${o//\//_}.log" | sed "s|$OVL/||g" >> "$LOG"
+		grep -v "^objtool: Can't open" "${CLOGS[$i]}" | sed "s|$OVL/||g" >> "$LOG"
 		i=$((i + 1))
 	done
 	PIDS=(); [ -z "${PREBUILD_PID:-}" ] || PIDS=("$PREBUILD_PID")
