@@ -34,7 +34,8 @@ TIMEOUT=${CDO_TIMEOUT:-60}
 # (arch/<arch>/Makefile) and its CC_FLAGS_FTRACE are in arch/ARCH.conf.
 # Deliberately left out: -Werror (CONFIG_WERROR), -Wframe-larger-than.
 # -nostdinc keeps the sources honest: only include/kernel-stubs.h and the
-# asm-ARCH.h it pulls in are reachable.
+# asm-ARCH.h it pulls in are reachable (and include/cpufeature-x86_64.h
+# for the cases that name it).
 # ---------------------------------------------------------------------------
 GENERIC_CFLAGS_HEAD=(
 	-nostdinc -D__KERNEL__

@@ -1,5 +1,5 @@
 #include "kernel-stubs.h"
-#include "cpufeature.h"
+#include "cpufeature-x86_64.h"
 
 int fast_copy_ok;
 int copy_mode;
