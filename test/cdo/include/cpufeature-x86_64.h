@@ -1,6 +1,9 @@
-/* For the x86_64 cases (altinstr-aux-*): static_cpu_has() as 6.1's
- * arch/x86/include/asm/cpufeature.h makes it: a jump into .altinstr_aux, whose test of the boot CPU's capability bit
- * jumps back; the alternative turns the first jump into a direct one */
+/*
+ * For the x86_64 cases (altinstr-aux-*): static_cpu_has() as 6.1's
+ * arch/x86/include/asm/cpufeature.h makes it: a jump into .altinstr_aux,
+ * whose test of the boot CPU's capability bit jumps back; the alternative
+ * turns the first jump into a direct one.
+ */
 struct cpuinfo_stub {
 	u32 x86_capability[20];
 };
