@@ -21,7 +21,7 @@ suite() {
 	echo "== $name"
 	"$@" > "$log/$name.log" 2>&1
 	rc=$?
-	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log/$name.log" | tail -n 1)
+	line=$(grep -E '^([A-Za-z0-9_.-]+: )?[0-9]+ passed, [0-9]+ failed' "$log/$name.log" | tail -n 1)
 	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
 	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
 	if [ $rc -ne 0 ] && [ "${f:-0}" = 0 ]; then f=1; fi
