@@ -40,6 +40,21 @@
 #error "kpatch-syscall.h: needs the pt_regs syscall wrapper (CONFIG_ARCH_HAS_SYSCALL_WRAPPER)"
 #endif
 
+/*
+ * __se_sys<name>: the syscall's arguments as longs, cast to their types for
+ * the body and checked as the kernel's own __se_sys does (x86_64, ppc64le;
+ * s390x takes pt_regs there).
+ */
+#define __KPATCH_SE_SYS_LONG(x, name, ...)				\
+	static long __se_sys##name(__MAP(x, __SC_LONG, __VA_ARGS__))	\
+	{								\
+		long ret = __kpatch_do_sys##name(__MAP(x, __SC_CAST, __VA_ARGS__)); \
+									\
+		__MAP(x, __SC_TEST, __VA_ARGS__);			\
+		__PROTECT(x, ret, __MAP(x, __SC_ARGS, __VA_ARGS__));	\
+		return ret;						\
+	}
+
 #if defined(CONFIG_X86_64)
 
 /* The pt_regs entry point of one ABI: __<abi>_sys<name>(regs). */
@@ -77,14 +92,7 @@
 	__KPATCH_SYS_ENTRYx(x64, name,					\
 			    SC_X86_64_REGS_TO_ARGS(x, __VA_ARGS__))	\
 	__KPATCH_IA32_ENTRYx(x, name, __VA_ARGS__)			\
-	static long __se_sys##name(__MAP(x, __SC_LONG, __VA_ARGS__))	\
-	{								\
-		long ret = __kpatch_do_sys##name(__MAP(x, __SC_CAST, __VA_ARGS__)); \
-									\
-		__MAP(x, __SC_TEST, __VA_ARGS__);			\
-		__PROTECT(x, ret, __MAP(x, __SC_ARGS, __VA_ARGS__));	\
-		return ret;						\
-	}								\
+	__KPATCH_SE_SYS_LONG(x, name, __VA_ARGS__)			\
 	static inline long __kpatch_do_sys##name(__MAP(x, __SC_DECL, __VA_ARGS__))
 
 #elif defined(CONFIG_PPC64) && defined(CONFIG_CPU_LITTLE_ENDIAN)
@@ -101,14 +109,7 @@
 	{								\
 		return __se_sys##name(SC_POWERPC_REGS_TO_ARGS(x, __VA_ARGS__)); \
 	}								\
-	static long __se_sys##name(__MAP(x, __SC_LONG, __VA_ARGS__))	\
-	{								\
-		long ret = __kpatch_do_sys##name(__MAP(x, __SC_CAST, __VA_ARGS__)); \
-									\
-		__MAP(x, __SC_TEST, __VA_ARGS__);			\
-		__PROTECT(x, ret, __MAP(x, __SC_ARGS, __VA_ARGS__));	\
-		return ret;						\
-	}								\
+	__KPATCH_SE_SYS_LONG(x, name, __VA_ARGS__)			\
 	static inline long __kpatch_do_sys##name(__MAP(x, __SC_DECL, __VA_ARGS__))
 
 #elif defined(CONFIG_S390)
