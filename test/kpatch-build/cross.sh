@@ -45,14 +45,17 @@ t0=$SECONDS
 	"$ROOT/examples/cmdline.patch" > "$out/kpatch-build.out" 2>&1
 rc=$?
 secs=$((SECONDS - t0))
+# this run's own log and scratch directory, as kpatch-build names them (other
+# kpatch-builds of a patch named cmdline may run at the same time on this cache)
 log=$(sed -n 's/^kpatch-build: log: //p' "$out/kpatch-build.out" | tail -n1)
-newest() { find "$1" -maxdepth 1 -name "$2" -printf '%T@ %p\n' 2>/dev/null | sort -n | tail -n1 | cut -d' ' -f2-; }
-[ -n "$log" ] || log=$(newest "$KPATCH_CACHE/kpatch-build/logs" 'cmdline-*')
+scratch=$(sed -n 's/^kpatch-build: scratch directory kept: //p' "$out/kpatch-build.out" | tail -n1)
+# (a successful run does not print its log: it is the one that traced this scratch)
+[ -n "$log" ] || [ -z "$scratch" ] ||
+	log=$(grep -lF "$scratch" "$KPATCH_CACHE"/kpatch-build/logs/cmdline-*.log 2>/dev/null | tail -n1)
 echo "kpatch-build-cross: $KP_ARCH: kpatch-build exit $rc in ${secs}s (log ${log:-none}); its output:"
 sed 's/^/    /' "$out/kpatch-build.out"
 
 # what kpatch-build found before building anything
-scratch=$(newest "$KPATCH_CACHE/kpatch-build/tmp" 'cmdline.*')
 if grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "${log:-/dev/null}" 2>/dev/null ||
 	grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "$KPATCH_CACHE"/kpatch-build/orig/*/build.log 2>/dev/null; then
 	ok "kernel makes ran with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS (from CONFIG_* of $KCONFIG)"
