@@ -696,6 +696,45 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
 			ok kernel-broken-cleanup || ko kernel-broken-cleanup "cache or source changed"
 	fi
+	# files the build generates from a changed file (lib/generated.sh): the step
+	# replayed on the patched sources, refused naming the file when its output
+	# differs, the cached original build untouched
+	OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+	O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
+	if want kernel-generated-asm-offsets; then
+		kpb "${KSTD[@]}" "$HERE/patches/generated-asm-offsets.patch"
+		[ $RC -eq 1 ] && [ "$(grep -c 'error:' "$OUT")" = 1 ] &&
+			grep -q 'error: arch/x86/kernel/asm-offsets.c changes include/generated/asm-offsets.h (generated from arch/x86/kernel/asm-offsets.s): TASK_kpatch_pid [0-9]* added;' "$OUT" &&
+			ok kernel-generated-asm-offsets || ko kernel-generated-asm-offsets "new asm-offsets constant not refused (exit $RC)"
+	fi
+	if want kernel-generated-struct; then
+		# a field added to a struct asm-offsets.c measures: the offset that moves, old and new
+		kpb "${KSTD[@]}" "$HERE/patches/generated-struct.patch"
+		[ $RC -eq 1 ] &&
+			grep -qE 'error: arch/x86/include/asm/processor.h changes include/generated/asm-offsets.h \(generated from arch/x86/kernel/asm-offsets.s\): TASK_threadsp [0-9]+ -> [0-9]+; code built against' "$OUT" &&
+			ok kernel-generated-struct || ko kernel-generated-struct "moved asm-offsets constant not refused (exit $RC)"
+	fi
+	if want kernel-generated-syscall; then
+		kpb "${KSTD[@]}" "$HERE/patches/generated-syscall.patch"
+		[ $RC -eq 1 ] && grep -q 'error: arch/x86/entry/syscalls/syscall_64.tbl changes the generated arch/x86/include/generated/asm/syscalls_64.h' "$OUT" &&
+			ok kernel-generated-syscall || ko kernel-generated-syscall "syscall table change not refused (exit $RC)"
+	fi
+	if want kernel-generated-unchanged; then
+		# a header asm-offsets.c includes, changed without changing an offset, and the
+		# cmdline change: asm-offsets regenerated and compared, the module built
+		kpb "${KSTD[@]}" -n gen-unchanged "$HERE/patches/generated-unchanged.patch" "$HERE/patches/cmdline-string.patch"
+		[ $RC -eq 0 ] && [ -f "$T/ko/livepatch-gen-unchanged.ko" ] &&
+			grep -q 'regenerating arch/x86/kernel/asm-offsets.s from the patched sources' "$OUT" &&
+			grep -q 'arch/x86/kernel/asm-offsets.s: unchanged by the patch' "$OUT" &&
+			ok kernel-generated-unchanged || ko kernel-generated-unchanged "unchanged generated file refused or not compared (exit $RC)"
+	fi
+	if want kernel-generated-cache; then
+		# (this cache is shared: other runs' scratch directories may be there)
+		[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
+			! ls "$KPATCH_CACHE/kpatch-build/tmp" 2>/dev/null | grep -qE '^(generated-|gen-unchanged\.)' &&
+			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			ok kernel-generated-cache || ko kernel-generated-cache "the replayed generation steps changed the cached build or left scratch"
+	fi
 fi
 
 echo "$PASS passed, $FAIL failed"
