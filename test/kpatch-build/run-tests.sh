@@ -102,6 +102,7 @@ mkpatch asm.patch arch/x86/entry/entry_64.S 's/ret/nop\n\tret/'
 mkpatch vdso.patch arch/x86/entry/vdso/vclock_gettime.c 's/return 0/return 1/'
 mkpatch boot.patch arch/x86/boot/main.c 's/{ }/{ for (;;); }/'
 mkpatch makefile.patch kernel/Makefile 's/kernel/kernel2/'
+printf -- '--- a/kernel/time/timeconst.bc\n+++ b/kernel/time/timeconst.bc\n@@ -1 +1 @@\n-scale=0\n+scale=1\n' > "$T/p/bc.patch"
 mkpatch broken.patch fs/proc/cmdline.c 's/return 0;/return 0 +;/'
 mkpatch header.patch include/linux/fake.h 's/FAKE_VALUE 1/FAKE_VALUE 2/'
 mkpatch lines.patch fs/proc/cmdline.c 's/^extern char \*saved_command_line;/extern char *saved_command_line;\n\n/'
@@ -208,6 +209,7 @@ expect refuse-asm nz "error: .*changes assembly source arch/x86/entry/entry_64.S
 expect refuse-vdso nz "error: .*changes vdso code arch/x86/entry/vdso/vclock_gettime.c" "${STD[@]}" "$T/p/vdso.patch"
 expect refuse-boot nz "error: .*changes early boot code arch/x86/boot/main.c" "${STD[@]}" "$T/p/boot.patch"
 expect refuse-makefile nz "error: .*changes build file kernel/Makefile" "${STD[@]}" "$T/p/makefile.patch"
+expect refuse-bc nz "error: .*changes kernel/time/timeconst.bc, from which kbuild generates a header .timeconst.h. that the patched objects cannot see" "${STD[@]}" "$T/p/bc.patch"
 for t in asm vdso boot makefile; do want "refuse-$t" && { kpb "${STD[@]}" "$T/p/$t.patch"; one_line_error || ko "refuse-$t-one-line" "not one line"; }; done
 if want unclean-tree; then
 	touch "$S/.config"
