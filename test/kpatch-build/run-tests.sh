@@ -634,6 +634,17 @@ else
 			[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
 				[ -z "$(git -C "$REPO" status --porcelain --ignored integration/smoke/extmod)" ] &&
 				ok kernel-oot || ko kernel-oot "out-of-tree module patch failed (or its source dir was written)"
+			# a second run: the original module build is the cached one, and only
+			# the object the patch changed is diffed
+			first_out=$(cat "$OUT")
+			rm -f "$ko_file"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			[ $RC -eq 0 ] && [ -f "$ko_file" ] &&
+				grep -q 'building original out-of-tree module kptest_smoke (cached: ' "$OUT" &&
+				grep -q '1 object(s) changed: kptest_smoke.o' "$OUT" &&
+				grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
+				grep -qE 'building original out-of-tree module kptest_smoke (from|\(cached)' <<<"$first_out" &&
+				ok kernel-oot-cached || ko kernel-oot-cached "the second run did not use the cached original module build"
 			[ -f "$ko_file" ] && boot kernel-oot-boot "$HERE/guest/oot-kptest-smoke.sh" "$oot_ko" "$ko_file"
 		else
 			ko kernel-oot "building the booted out-of-tree module failed"
