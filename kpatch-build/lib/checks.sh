@@ -293,6 +293,7 @@ check_patches() {
 					die "$p: changes early boot code $f: it has run before live patching exists and cannot be patched" ;;
 				Makefile|*/Makefile|Kbuild|*/Kbuild|Kconfig*|*/Kconfig*|*.mk)
 					die "$p: changes build file $f: the build configuration of the running kernel cannot change" ;;
+				*.bc) die "$p: changes $f, from which kbuild generates a header (timeconst.h) that the patched objects cannot see: cannot be live-patched" ;;
 				scripts/*|tools/*|usr/*) die "$p: changes build tool or user-space code $f: not part of the running kernel" ;;
 				esac
 			done

@@ -75,6 +75,7 @@ SCRATCH=
 KEEP_SCRATCH=0
 PIDS=()		# background process groups to stop on exit
 CPIDS=()	# the compiles of the patched objects
+GPIDS=()	# the replayed generation steps (generated.sh)
 BUILD_PID=
 cleanup() {
 	local rc=$?
@@ -86,7 +87,7 @@ cleanup() {
 	local mypg
 	mypg=$(cut -d' ' -f5 /proc/$$/stat 2>/dev/null)
 	[ -z "${PROGRESS_PID:-}" ] || kill "$PROGRESS_PID" 2>/dev/null
-	for pid in ${BUILD_PID:-} "${PIDS[@]}"; do
+	for pid in ${BUILD_PID:-} "${PIDS[@]}" "${GPIDS[@]}"; do
 		[ -n "$pid" ] && [ "$pid" != "${mypg:-}" ] && [ "$pid" != $$ ] || continue
 		kill -TERM -- "-$pid" 2>/dev/null
 	done

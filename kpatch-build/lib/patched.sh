@@ -120,11 +120,14 @@ find_affected() {
 		*.h) info "$f: included by $n object(s) of this build" ;;
 		esac
 	done
+	# files the build generates from changed files: replayed while the objects compile
+	gen_start
 	declare -gA OBJ_PARENT=()
 	OBJECTS=()
 	while read -r o p; do
 		OBJECTS+=("$o"); OBJ_PARENT[$o]=$p
 	done < <(sort -u "$SCRATCH/affected" | awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $1, $3 }' - "$ORIG/objects.idx" | sort)
+	[ ${#OBJECTS[@]} -gt 0 ] || gen_check	# (a changed generated file is the reason)
 	[ ${#OBJECTS[@]} -gt 0 ] || fail "the patch changes no object of this kernel build (files: ${CHANGED_FILES[*]})"
 	# objects scripts/link-vmlinux.sh links beside vmlinux.a (6.2+:
 	# init/version-timestamp.o) are vmlinux's too
@@ -132,6 +135,7 @@ find_affected() {
 	linked=" $(grep -oE '\binit/[a-z0-9_-]+\.o\b' "$SRCDIR/scripts/link-vmlinux.sh" 2>/dev/null | sort -u | paste -sd' ') "
 	for o in "${OBJECTS[@]}"; do
 		case $linked in *" $o "*) [ "${OBJ_PARENT[$o]}" != - ] || OBJ_PARENT[$o]=vmlinux ;; esac
+		[ "${OBJ_PARENT[$o]}" != - ] || gen_check	# (the more basic reason first)
 		[ "${OBJ_PARENT[$o]}" != - ] || fail "$o is compiled but linked into neither vmlinux nor a module of this build"
 	done
 	echo "objects: ${OBJECTS[*]}" >> "$LOG"
@@ -268,6 +272,7 @@ build_patched() {
 	PIDS=(); [ -z "${PREBUILD_PID:-}" ] || PIDS=("$PREBUILD_PID")
 	[ ${#bad[@]} -eq 0 ] || fail "compiling the patched ${bad[*]} failed"
 	info "$(sort -u "$KPATCH_CC_LOG" | wc -l) object(s) recompiled: $(sort -u "$KPATCH_CC_LOG" | paste -sd' ')"
+	gen_check
 }
 
 # ORIG PATCHED PARENT per recompiled object

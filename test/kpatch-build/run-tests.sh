@@ -102,6 +102,7 @@ mkpatch asm.patch arch/x86/entry/entry_64.S 's/ret/nop\n\tret/'
 mkpatch vdso.patch arch/x86/entry/vdso/vclock_gettime.c 's/return 0/return 1/'
 mkpatch boot.patch arch/x86/boot/main.c 's/{ }/{ for (;;); }/'
 mkpatch makefile.patch kernel/Makefile 's/kernel/kernel2/'
+printf -- '--- a/kernel/time/timeconst.bc\n+++ b/kernel/time/timeconst.bc\n@@ -1 +1 @@\n-scale=0\n+scale=1\n' > "$T/p/bc.patch"
 mkpatch broken.patch fs/proc/cmdline.c 's/return 0;/return 0 +;/'
 mkpatch header.patch include/linux/fake.h 's/FAKE_VALUE 1/FAKE_VALUE 2/'
 mkpatch lines.patch fs/proc/cmdline.c 's/^extern char \*saved_command_line;/extern char *saved_command_line;\n\n/'
@@ -208,6 +209,7 @@ expect refuse-asm nz "error: .*changes assembly source arch/x86/entry/entry_64.S
 expect refuse-vdso nz "error: .*changes vdso code arch/x86/entry/vdso/vclock_gettime.c" "${STD[@]}" "$T/p/vdso.patch"
 expect refuse-boot nz "error: .*changes early boot code arch/x86/boot/main.c" "${STD[@]}" "$T/p/boot.patch"
 expect refuse-makefile nz "error: .*changes build file kernel/Makefile" "${STD[@]}" "$T/p/makefile.patch"
+expect refuse-bc nz "error: .*changes kernel/time/timeconst.bc, from which kbuild generates a header .timeconst.h. that the patched objects cannot see" "${STD[@]}" "$T/p/bc.patch"
 for t in asm vdso boot makefile; do want "refuse-$t" && { kpb "${STD[@]}" "$T/p/$t.patch"; one_line_error || ko "refuse-$t-one-line" "not one line"; }; done
 if want unclean-tree; then
 	touch "$S/.config"
@@ -632,6 +634,17 @@ else
 			[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
 				[ -z "$(git -C "$REPO" status --porcelain --ignored integration/smoke/extmod)" ] &&
 				ok kernel-oot || ko kernel-oot "out-of-tree module patch failed (or its source dir was written)"
+			# a second run: the original module build is the cached one, and only
+			# the object the patch changed is diffed
+			first_out=$(cat "$OUT")
+			rm -f "$ko_file"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			[ $RC -eq 0 ] && [ -f "$ko_file" ] &&
+				grep -q 'building original out-of-tree module kptest_smoke (cached: ' "$OUT" &&
+				grep -q '1 object(s) changed: kptest_smoke.o' "$OUT" &&
+				grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
+				grep -qE 'building original out-of-tree module kptest_smoke (from|\(cached)' <<<"$first_out" &&
+				ok kernel-oot-cached || ko kernel-oot-cached "the second run did not use the cached original module build"
 			[ -f "$ko_file" ] && boot kernel-oot-boot "$HERE/guest/oot-kptest-smoke.sh" "$oot_ko" "$ko_file"
 		else
 			ko kernel-oot "building the booted out-of-tree module failed"
@@ -695,6 +708,45 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 			[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
 			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
 			ok kernel-broken-cleanup || ko kernel-broken-cleanup "cache or source changed"
+	fi
+	# files the build generates from a changed file (lib/generated.sh): the step
+	# replayed on the patched sources, refused naming the file when its output
+	# differs, the cached original build untouched
+	OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+	O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
+	if want kernel-generated-asm-offsets; then
+		kpb "${KSTD[@]}" "$HERE/patches/generated-asm-offsets.patch"
+		[ $RC -eq 1 ] && [ "$(grep -c 'error:' "$OUT")" = 1 ] &&
+			grep -q 'error: arch/x86/kernel/asm-offsets.c changes include/generated/asm-offsets.h (generated from arch/x86/kernel/asm-offsets.s): TASK_kpatch_pid [0-9]* added;' "$OUT" &&
+			ok kernel-generated-asm-offsets || ko kernel-generated-asm-offsets "new asm-offsets constant not refused (exit $RC)"
+	fi
+	if want kernel-generated-struct; then
+		# a field added to a struct asm-offsets.c measures: the offset that moves, old and new
+		kpb "${KSTD[@]}" "$HERE/patches/generated-struct.patch"
+		[ $RC -eq 1 ] &&
+			grep -qE 'error: arch/x86/include/asm/processor.h changes include/generated/asm-offsets.h \(generated from arch/x86/kernel/asm-offsets.s\): TASK_threadsp [0-9]+ -> [0-9]+; code built against' "$OUT" &&
+			ok kernel-generated-struct || ko kernel-generated-struct "moved asm-offsets constant not refused (exit $RC)"
+	fi
+	if want kernel-generated-syscall; then
+		kpb "${KSTD[@]}" "$HERE/patches/generated-syscall.patch"
+		[ $RC -eq 1 ] && grep -q 'error: arch/x86/entry/syscalls/syscall_64.tbl changes the generated arch/x86/include/generated/asm/syscalls_64.h' "$OUT" &&
+			ok kernel-generated-syscall || ko kernel-generated-syscall "syscall table change not refused (exit $RC)"
+	fi
+	if want kernel-generated-unchanged; then
+		# a header asm-offsets.c includes, changed without changing an offset, and the
+		# cmdline change: asm-offsets regenerated and compared, the module built
+		kpb "${KSTD[@]}" -n gen-unchanged "$HERE/patches/generated-unchanged.patch" "$HERE/patches/cmdline-string.patch"
+		[ $RC -eq 0 ] && [ -f "$T/ko/livepatch-gen-unchanged.ko" ] &&
+			grep -q 'regenerating arch/x86/kernel/asm-offsets.s from the patched sources' "$OUT" &&
+			grep -q 'arch/x86/kernel/asm-offsets.s: unchanged by the patch' "$OUT" &&
+			ok kernel-generated-unchanged || ko kernel-generated-unchanged "unchanged generated file refused or not compared (exit $RC)"
+	fi
+	if want kernel-generated-cache; then
+		# (this cache is shared: other runs' scratch directories may be there)
+		[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
+			! ls "$KPATCH_CACHE/kpatch-build/tmp" 2>/dev/null | grep -qE '^(generated-|gen-unchanged\.)' &&
+			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			ok kernel-generated-cache || ko kernel-generated-cache "the replayed generation steps changed the cached build or left scratch"
 	fi
 fi
 
