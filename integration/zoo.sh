@@ -13,6 +13,8 @@
 #        ok               kpatch-build succeeds and writes livepatch-name.ko
 #        refuse REGEX     kpatch-build fails (exit 2: the differ's refusal, or 1) and
 #                         its output matches the extended regex REGEX (the reason named)
+#        skip REASON      not run on this kernel (e.g. its code is not in that
+#                         reference config), listed with REASON under the table
 #      optional NN-name.check: host-side checks of the built module (bash script
 #      run with the .ko and the kernel's .config; non-zero exit = failure)
 #   2. boot (once, all built modules, 2 CPUs, init_on_free=1): for each module in turn, in the guest:
@@ -20,7 +22,7 @@
 #      enabled = 1, optional NN-name.guest (a busybox-sh snippet run while the patch
 #      is active; exit 0 = pass: check "patched"), echo 0 > enabled and the sysfs dir
 #      gone (disable), rmmod (unload). A patch to a module (objname other than
-#      vmlinux) gets that module (from $KOBJ) loaded first.
+#      vmlinux) gets that module (from $KOBJ, after the modules it depends on) loaded first.
 #      The guest log is scanned for "livepatch: ... not found" / klp errors.
 # Prints a table (patch, expect, build_s, build, load, transition, disable, unload,
 # result) and "N passed, N failed"; writes it to $KPATCH_OUT/zoo/$KERNEL/results.txt
@@ -47,6 +49,25 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+# the modules $@ (paths in $KOBJ) preceded by the modules each one depends on
+# (modinfo's depends=, recursively), each once, in an order insmod can load them
+with_deps() {
+	local m out=() seen=" "
+	add() {
+		local m=$1 d p
+		case $seen in *" $m "*) return 0 ;; esac
+		seen="$seen$m "
+		for d in $(modinfo -F depends "$m" 2>/dev/null | tr , ' '); do
+			p=$(awk -v a="$d" -v b="$(echo "$d" | tr _ -)" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n) }
+				n == a || n == b { sub(/\.o$/, ".ko"); print; exit }' "$KOBJ/modules.order")
+			[ -z "$p" ] || add "$KOBJ/$p"
+		done
+		out+=("$m")
+	}
+	for m in "$@"; do add "$m"; done
+	echo "${out[*]}"
+}
+
 # the file $1 of a patch for this kernel: integration/zoo/$KERNEL/$1, else the common one
 zfile() { if [ -e "$ZDIR/$KERNEL/$1" ]; then echo "$ZDIR/$KERNEL/$1"; else echo "$ZDIR/$1"; fi; }
 
@@ -69,12 +90,17 @@ KPB=$ROOT/kpatch-build/kpatch-build
 rm -rf "$OUT"; mkdir -p "$OUT"
 
 declare -A EXP BUILD BSEC KO TARGET ST
-FAILS=()
+FAILS=() SKIPS=()
 for t in "${tests[@]}"; do
 	name=${t#[0-9][0-9]-}
 	exp=ok
 	[ -f "$(zfile "$t.expect")" ] && exp=$(grep -v '^#' "$(zfile "$t.expect")" | grep -m1 -v '^[[:space:]]*$')
 	EXP[$t]=${exp%% *}
+	if [ "${exp%% *}" = skip ]; then
+		BUILD[$t]=skipped BSEC[$t]=-; SKIPS+=("$t: ${exp#skip }")
+		echo "zoo: [$t] not run on $KERNEL: ${exp#skip }"
+		continue
+	fi
 	mkdir -p "$OUT/$t"
 	blog=$OUT/$t/build.log
 	b0=$(date +%s.%N)
@@ -92,6 +118,8 @@ for t in "${tests[@]}"; do
 						n == a || n == b { print; exit }' "$KOBJ/modules.order")
 					[ -n "$m" ] && echo "$KOBJ/$m"
 				done | paste -sd' ')
+			# shellcheck disable=SC2086  # (a list of paths)
+			TARGET[$t]=$(with_deps ${TARGET[$t]})
 			echo "zoo: [$t] built (${BSEC[$t]}s)${TARGET[$t]:+, target $(basename "${TARGET[$t]}")}"
 			# NN-name.check: host-side checks of the built module (bash, gets the
 			# .ko and the kernel's .config; one line; non-zero = failure)
@@ -121,7 +149,7 @@ for t in "${tests[@]}"; do
 			echo "zoo: [$t] expected refusal FAILED (exit $brc)"
 		fi ;;
 	*)
-		BUILD[$t]=FAIL; FAILS+=("$t expect: bad .expect line '$exp' (want 'ok' or 'refuse REGEX')") ;;
+		BUILD[$t]=FAIL; FAILS+=("$t expect: bad .expect line '$exp' (want 'ok', 'refuse REGEX' or 'skip REASON')") ;;
 	esac
 done
 
@@ -187,6 +215,7 @@ for t in "${tests[@]}"; do
 	case ${BUILD[$t]} in
 	FAIL) res=FAIL; row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" FAIL - - - - FAIL) ;;
 	refused) row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" refused - - - - PASS) ;;
+	skipped) row=$(printf "$fmt" "$t" "${EXP[$t]}" - - - - - - SKIP) ;;
 	ok)
 		if [ $BOOT = 0 ]; then
 			row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" ok - - - - PASS)
@@ -206,13 +235,19 @@ for t in "${tests[@]}"; do
 done
 npass=$(printf '%s\n' "${ROWS[@]}" | grep -c ' PASS$')
 nfail=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
+nskip=${#SKIPS[@]}
 {
 	echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
 	echo
 	echo "$header"
 	printf '%s\n' "${ROWS[@]}"
+	if [ "$nskip" -gt 0 ]; then
+		echo
+		echo "not run on $KERNEL:"
+		printf '  %s\n' "${SKIPS[@]}"
+	fi
 	echo
-	echo "$npass passed, $nfail failed"
+	echo "$npass passed, $nfail failed${SKIPS[0]:+, $nskip skipped}"
 } > "$OUT/results.txt"
 echo
 cat "$OUT/results.txt"

@@ -49,6 +49,16 @@ die() {
 	[ -z "$LOG" ] || [ ! -s "$LOG" ] || echo "$TOOLNAME: log: $LOG" >&2
 	exit 1
 }
+# refuse OBJECT SYMBOL REASON: kpatch-build's own refusal of the patch, one line as
+# the differ's (exit 2, a refusal in the report)
+refuse() {
+	echo "$TOOLNAME: error: $1 cannot be live-patched: $2: $3" >&2
+	report_fact refusal "$1" "$2" "$3"
+	report_error "$1 cannot be live-patched: $2: $3"
+	[ -z "$LOG" ] || echo "error: ${STEP:-setup}: $1: $2: $3" >> "$LOG"
+	[ -z "$LOG" ] || echo "$TOOLNAME: log: $LOG" >&2
+	exit 2
+}
 # fail: a step failed; show the step, the last lines of its log, the log path
 fail() {
 	local msg=$1 n

@@ -29,6 +29,7 @@ $1 == "ref" {
 	next
 }
 $1 == "cdo" { cdo_line($2, $3) }
+$1 == "refusal" { nrefusal++; ref_obj[nrefusal] = $2; ref_sym[nrefusal] = $3; ref_why[nrefusal] = $4; next }
 
 function user_of(o, f) { return ((o, f) in caller) ? caller[o, f] : "" }
 function after_prefix(s, p) { return substr(s, length(p) + 1) }
