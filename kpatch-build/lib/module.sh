@@ -25,9 +25,18 @@ module_prebuild() {
 	# make relinks (kbuild recompiles the .mod.c only if modpost changed it).
 	: > "$SCRATCH/prebuild.log"
 	${CC_CMD} -c -x c /dev/null -o "$MOD/patch-objs.o" 2>>"$SCRATCH/prebuild.log" &&
-		touch -d '2000-01-01' "$MOD/patch-objs.o" &&
+		touch -d '2000-01-01' "$MOD/patch-objs.o" && patch_objs_cmdfile &&
 		{ setsid make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" >> "$SCRATCH/prebuild.log" 2>&1 & } &&
 		PREBUILD_PID=$! && PIDS+=("$PREBUILD_PID")
+}
+
+# modpost of a CONFIG_MODVERSIONS kernel reads the CRCs of the symbols a module
+# exports from the .cmd file of each of its objects (kbuild's gen_symversions
+# appends "#SYMVER" lines to it) and fails on a missing one; patch-objs.o is no
+# kbuild target, and the patch module exports nothing, so its .cmd file says so
+patch_objs_cmdfile() {
+	echo "# patch-objs.o: the differ's outputs, linked by kpatch-build; no exported symbols" \
+		> "$MOD/.patch-objs.o.cmd"
 }
 
 # ---------------------------------------------------------------- parent data
@@ -173,6 +182,7 @@ build_module() {
 	fi
 	rm -f "$MOD/patch-objs.o"
 	logrun "${KB_CROSS}ld" -r -o "$MOD/patch-objs.o" "${DIFFED[@]}" || fail "ld -r of the differ outputs failed"
+	patch_objs_cmdfile || fail "cannot write $MOD/.patch-objs.o.cmd"
 	if objtool_at_module_link; then
 		echo "objtool runs on the linked patch module: its sections are made there" >> "$LOG"
 		strip_objtool_sections "$MOD/patch-objs.o" || fail "objcopy of $MOD/patch-objs.o failed"
