@@ -155,6 +155,7 @@ void classify_section(struct cdo *c, struct section *sec);
 void unclassify(struct elf *elf);
 bool is_special_static_name(const char *name);
 char *normalized_name(const char *name);
+bool similar_section_names(const char *a, const char *b);
 struct symbol *entity_at(const struct section *sec, uint64_t off);
 bool is_init_section(const struct section *sec);
 bool is_ignored_section_name(const char *name);

@@ -9,7 +9,6 @@
  * differ only in immediates that feed a __LINE__ argument is SAME.
  * The propagate pass (propagate.c) runs next.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
@@ -153,23 +152,6 @@ static bool same_string(const struct section *a, int64_t aoff,
 }
 
 
-/* Section names without their numbers: .data..Lubsan_data118 */
-static bool similar_section_names(const char *a, const char *b)
-{
-	while (*a || *b) {
-		if (isdigit((unsigned char)*a)) {
-			a++;
-			continue;
-		}
-		if (isdigit((unsigned char)*b)) {
-			b++;
-			continue;
-		}
-		if (*a++ != *b++)
-			return false;
-	}
-	return true;
-}
 
 static bool same_target(const struct cdo *c, const struct target *a,
 			const struct target *b, int depth);

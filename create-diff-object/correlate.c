@@ -5,7 +5,8 @@
  * foo.cold) may be renumbered between the builds, so they pair by their
  * normalized name when that is unique, and otherwise by the function that
  * uses them (a static local belongs to the function that references it; a
- * .cold piece to its parent). Special statics are never paired: compare
+ * .cold piece to its parent), and what is left of a name, when ORIG and
+ * PATCHED have as many, in order. Special statics are never paired: compare
  * looks at their contents instead. Sections follow their symbols;
  * anonymous sections pair by name.
  */
@@ -28,6 +29,7 @@ struct norm_count {
 	struct hnode node;
 	const char *norm;
 	unsigned int n;
+	bool ordered;		/* pair_by_order has looked at this name */
 };
 
 struct norm_index {
@@ -225,10 +227,65 @@ static bool pair_numbered_one(struct norm_index *oidx, struct norm_index *pidx,
 	return true;
 }
 
+/* The unpaired functions of @idx named like @p, in symbol table order. */
+static size_t unpaired_like(struct norm_index *idx, const struct symbol *p,
+			    struct symbol **out)
+{
+	const char *norm = si(p)->norm;
+	struct norm_node *n;
+	size_t k = 0, i;
+
+	htable_for_each(&idx->by_norm, n, by_norm, hash_str(norm)) {
+		struct symbol *s = n->sym;
+
+		if (s->twin || !same_kind(p, s) || strcmp(si(s)->norm, norm))
+			continue;
+		for (i = k++; i > 0 && out[i - 1]->index > s->index; i--)
+			out[i] = out[i - 1];
+		out[i] = s;
+	}
+	return k;
+}
+
+/*
+ * What neither the name, an owner nor uniqueness pairs: several functions of
+ * one numbered name that nothing calls, as those that assembly inside a C
+ * file names with __UNIQUE_ID() (kvm's emulator: the stubs its opcode tables
+ * point to). __COUNTER__ renumbers them all when anything before them
+ * changes. When both sides have as many left, in sections of the same name,
+ * they pair in the order they are defined; compare checks each pair.
+ */
+static void pair_by_order(struct norm_index *oidx, struct norm_index *pidx,
+			  struct symbol *p)
+{
+	struct norm_count *pc = find_count(pidx, si(p)->norm);
+	struct norm_count *oc = find_count(oidx, si(p)->norm);
+	struct symbol **ps, **os;
+	size_t np, no, i;
+
+	if (!pc || !oc || pc->ordered)
+		return;
+	pc->ordered = true;
+	ps = xcalloc(pc->n, sizeof(*ps));
+	os = xcalloc(oc->n, sizeof(*os));
+	np = unpaired_like(pidx, p, ps);
+	no = unpaired_like(oidx, p, os);
+	for (i = 0; np == no && i < np; i++)
+		if (!ps[i]->sec || !os[i]->sec ||
+		    !similar_section_names(ps[i]->sec->name, os[i]->sec->name))
+			break;
+	if (np == no && i == np)
+		for (i = 0; i < np; i++)
+			pair(ps[i], os[i]);
+	free(ps);
+	free(os);
+}
+
 static void pair_numbered(struct cdo *c)
 {
 	struct norm_index oidx, pidx;
 	bool progress = true;
+	struct symbol *p;
 	int round;
 
 	normalize_all(c->orig);
@@ -240,8 +297,6 @@ static void pair_numbered(struct cdo *c)
 	build_index(c->patched, &pidx);
 	/* functions first: their pairing decides their statics' */
 	for (round = 0; progress && round < 4; round++) {
-		struct symbol *p;
-
 		progress = false;
 		for_each_sym(c->patched, p) {
 			if (p->twin || !is_entity(p) || si(p)->special_static ||
@@ -255,6 +310,10 @@ static void pair_numbered(struct cdo *c)
 		if (round == 0)
 			progress = true;
 	}
+	for_each_sym(c->patched, p)
+		if (!p->twin && is_func(p) && !si(p)->special_static &&
+		    strcmp(si(p)->norm, p->name))
+			pair_by_order(&oidx, &pidx, p);
 	free_index(&oidx);
 	free_index(&pidx);
 }

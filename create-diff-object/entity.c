@@ -95,6 +95,24 @@ char *normalized_name(const char *name)
 	return out;
 }
 
+/* Section names without their numbers: .data..Lubsan_data118 */
+bool similar_section_names(const char *a, const char *b)
+{
+	while (*a || *b) {
+		if (isdigit((unsigned char)*a)) {
+			a++;
+			continue;
+		}
+		if (isdigit((unsigned char)*b)) {
+			b++;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return true;
+}
+
 struct symbol *entity_at(const struct section *sec, uint64_t off)
 {
 	struct symbol *sym = find_symbol_containing(sec, off);
