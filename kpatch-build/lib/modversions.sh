@@ -44,8 +44,10 @@ modv_command() {
 		flags=${flags//"$SRCDIR/"/"$OVL/"}
 		src=${src//"$SRCDIR/"/"$OVL/"}
 	fi
-	printf '%s -E -D__GENKSYMS__ %s %s | %q -r %q\n' "$CC_CMD" "$flags" "$src" \
-		"$OBJ/scripts/genksyms/genksyms" "$symref"
+	# (kmod/include searched last, as in the patched compile: a patch may include
+	# kpatch-macros.h or kpatch-syscall.h)
+	printf '%s -E -D__GENKSYMS__ -idirafter %q %s %s | %q -r %q\n' "$CC_CMD" "$KMOD_INC" \
+		"$flags" "$src" "$OBJ/scripts/genksyms/genksyms" "$symref"
 }
 
 # run the genksyms pipeline of object $1 ($2: patched|original) in the object tree
