@@ -36,7 +36,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 ZDIR=$HERE/zoo
 export KERNEL=${KERNEL:-6.1}
 OUT=${KPATCH_OUT:-$ROOT/test/out}/zoo/$KERNEL
-ONLY= QTMO= BOOT=1 LIST=0
+ONLY='' QTMO='' BOOT=1 LIST=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--only) ONLY=${2:?}; shift ;;
@@ -89,7 +89,7 @@ make -C "$ROOT" -s all >/dev/null || { echo "zoo: make (the tools) failed" >&2; 
 KPB=$ROOT/kpatch-build/kpatch-build
 rm -rf "$OUT"; mkdir -p "$OUT"
 
-declare -A EXP BUILD BSEC KO TARGET ST
+declare -A EXP BUILD BSEC KO TARGET
 FAILS=() SKIPS=()
 for t in "${tests[@]}"; do
 	name=${t#[0-9][0-9]-}
