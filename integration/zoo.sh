@@ -49,6 +49,13 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
+# the .ko in $KOBJ of the module named $1 ("-" and "_" alike), from modules.order,
+# which lists "dir/name.ko" up to 6.1 and "dir/name.o" from 6.2 on
+module_path() {
+	awk -v a="$1" -v b="$(echo "$1" | tr _ -)" -v k="$KOBJ" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n) }
+		n == a || n == b { sub(/\.o$/, ".ko"); print k "/" $0; exit }' "$KOBJ/modules.order"
+}
+
 # the modules $@ (paths in $KOBJ) preceded by the modules each one depends on
 # (modinfo's depends=, recursively), each once, in an order insmod can load them
 with_deps() {
@@ -58,9 +65,8 @@ with_deps() {
 		case $seen in *" $m "*) return 0 ;; esac
 		seen="$seen$m "
 		for d in $(modinfo -F depends "$m" 2>/dev/null | tr , ' '); do
-			p=$(awk -v a="$d" -v b="$(echo "$d" | tr _ -)" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n) }
-				n == a || n == b { sub(/\.o$/, ".ko"); print; exit }' "$KOBJ/modules.order")
-			[ -z "$p" ] || add "$KOBJ/$p"
+			p=$(module_path "$d")
+			[ -z "$p" ] || add "$p"
 		done
 		out+=("$m")
 	}
@@ -114,9 +120,7 @@ for t in "${tests[@]}"; do
 			# objnames other than vmlinux: target modules to load first
 			TARGET[$t]=$(readelf -p .kpatch.strings "${KO[$t]}" 2>/dev/null |
 				sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | sort -u | while read -r s; do
-					m=$(awk -v a="$s" -v b="$(echo "$s" | tr _ -)" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n); sub(/\.o$/, ".ko") }
-						n == a || n == b { print; exit }' "$KOBJ/modules.order")
-					[ -n "$m" ] && echo "$KOBJ/$m"
+					module_path "$s"
 				done | paste -sd' ')
 			# shellcheck disable=SC2086  # (a list of paths)
 			TARGET[$t]=$(with_deps ${TARGET[$t]})
