@@ -6,7 +6,8 @@ KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
 .PHONY: kpatch-build-tools
 all: kpatch-build-tools
-kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes
+kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes $(KPB_DIR)/kpatch-dwarf-units \
+	$(KPB_DIR)/kpatch-binary-match
 
 # the structs it looks for are the special-section table's (arch/, in libkp.a)
 $(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c $(B)/libkp.a
@@ -16,11 +17,28 @@ $(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c $(B)/libkp.a
 $(KPB_DIR)/kpatch-struct-sizes: $(B)/bin/kpatch-struct-sizes
 	cp -f $< $@
 
+# the compilation units of a distribution kernel's debug binaries (stock kernels)
+$(B)/bin/kpatch-dwarf-units: $(KPB_DIR)/dwarf-units.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< -ldwarf -lelf -lz
+
+$(KPB_DIR)/kpatch-dwarf-units: $(B)/bin/kpatch-dwarf-units
+	cp -f $< $@
+
+# a rebuilt original object against the shipped binary (stock kernels)
+$(B)/bin/kpatch-binary-match: $(KPB_DIR)/binary-match.c $(B)/libkp.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< $(B)/libkp.a -lelf
+
+$(KPB_DIR)/kpatch-binary-match: $(B)/bin/kpatch-binary-match
+	cp -f $< $@
+
 install: install-kpatch-build
 .PHONY: install-kpatch-build
 install-kpatch-build: kpatch-build-tools
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib
 	install -m 755 $(KPB_DIR)/kpatch-build $(KPB_DIR)/kpatch-cc \
-		$(KPB_DIR)/kpatch-struct-sizes $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
+		$(KPB_DIR)/kpatch-struct-sizes $(KPB_DIR)/kpatch-dwarf-units \
+		$(KPB_DIR)/kpatch-binary-match $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
 	install -m 644 $(KPB_DIR)/lib/*.sh $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib/
 	ln -sf ../libexec/kpatch-ng/kpatch-build $(DESTDIR)$(PREFIX)/bin/kpatch-build

@@ -43,6 +43,12 @@ find_inputs() {
 		[ -n "$OOT_NAME" ] || OOT_NAME=$(basename "$OOT_MODULE" .ko)
 		OOT_NAME=${OOT_NAME//-/_}
 	fi
+	KERNELRELEASE_ARG=
+	if stock_wanted; then
+		stock_inputs
+	elif [ -n "$FULL_BUILD" ] && [ "$FULL_BUILD" = 1 ]; then
+		die "--full-build goes with --kernel (a stock kernel); a self-built kernel's original build is always a full one"
+	fi
 	if [ -n "$OOT_MODULE" ] && [ -z "$SRCDIR" ]; then
 		:	# the kernel source is not needed to rebuild an out-of-tree module
 	elif [ -z "$SRCDIR" ]; then
@@ -92,6 +98,16 @@ find_inputs() {
 	fi
 	[ -f "$CONFIG" ] || die "config file $CONFIG not found"
 	CONFIG=$(readlink -f "$CONFIG")
+}
+
+# the kernel release of kbuild tree $1: UTS_RELEASE, which a distribution's
+# headers tree has right (Debian's include/config/kernel.release says 6.1.192
+# for 6.1.0-57-amd64: its build passes KERNELRELEASE on the command line)
+kbuild_release() {
+	local r
+	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h" 2>/dev/null)
+	[ -n "$r" ] || r=$(cat "$1/include/config/kernel.release" 2>/dev/null)
+	echo "$r"
 }
 
 cfg() { sed -n "s/^CONFIG_$1=//p" "$CONFIG" | head -n1; }
@@ -202,7 +218,11 @@ cc_real() {
 	echo "${words[*]}"
 }
 check_compiler() {
-	CC_CMD=${CC:-${KB_CROSS}gcc}
+	# the kernel's own compiler command when it is here (Debian's: gcc-12)
+	local kcc
+	kcc=$(unquote "$(cfg CC_VERSION_TEXT)"); kcc=${kcc%% *}
+	case $kcc in "${KB_CROSS}gcc"*) command -v "$kcc" >/dev/null 2>&1 || kcc= ;; *) kcc= ;; esac
+	CC_CMD=${CC:-${kcc:-${KB_CROSS}gcc}}
 	CC_REAL=$(cc_real "$CC_CMD")
 	CC_FIRST=$($CC_REAL --version 2>/dev/null | head -n1) || true
 	if [ -z "$CC_FIRST" ] && [ -n "$KB_CROSS" ] && [ -z "${CC:-}" ]; then
@@ -228,20 +248,37 @@ check_compiler() {
 	fi
 }
 
-# module signing
+# module signing: with the user's own key and certificate (--sign-key,
+# --sign-cert), else the kernel's own key where its build tree still has it (a
+# self-built kernel; a distribution throws its key away after the build)
+sig_enforced() {
+	[ "$(cfg MODULE_SIG_FORCE)" = y ] && return 0
+	# the running kernel, when it is the one patched: module.sig_enforce=1 or lockdown
+	[ "$(kbuild_release "$KOBJ")" = "$UNAME_R" ] &&
+		[ "$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null)" = Y ]
+}
 check_signing() {
 	SIGN=0
-	if [ "$(cfg MODULE_SIG)" = y ]; then
-		SIGKEY=$(unquote "$(cfg MODULE_SIG_KEY)"); SIGKEY=${SIGKEY:-certs/signing_key.pem}
-		case $SIGKEY in /*) ;; pkcs11:*) ;; *) SIGKEY=$KOBJ/$SIGKEY ;; esac
-		SIGHASH=$(unquote "$(cfg MODULE_SIG_HASH)"); SIGHASH=${SIGHASH:-sha256}
-		if [ -r "$SIGKEY" ] && [ -x "$KOBJ/scripts/sign-file" ] && [ -r "$KOBJ/certs/signing_key.x509" ]; then
-			SIGN=1
-		elif [ "$(cfg MODULE_SIG_FORCE)" = y ]; then
-			die "the kernel only loads signed modules (CONFIG_MODULE_SIG_FORCE) but the signing key $SIGKEY (and $KOBJ/certs/signing_key.x509, scripts/sign-file) is not available"
-		else
-			warn "module signing key not found ($SIGKEY): the module will be unsigned and taint the kernel"
-		fi
+	SIGFILE=$KOBJ/scripts/sign-file
+	SIGHASH=$(unquote "$(cfg MODULE_SIG_HASH)"); SIGHASH=${SIGHASH:-sha256}
+	if [ -n "$SIGN_KEY$SIGN_CERT" ]; then
+		[ -n "$SIGN_KEY" ] && [ -n "$SIGN_CERT" ] || die "--sign-key and --sign-cert go together (KPATCH_SIGN_KEY, KPATCH_SIGN_CERT)"
+		[ -r "$SIGN_KEY" ] || die "signing key $SIGN_KEY not found or not readable"
+		[ -r "$SIGN_CERT" ] || die "signing certificate $SIGN_CERT not found or not readable"
+		[ -x "$SIGFILE" ] || die "$SIGFILE not found: the kbuild tree $KOBJ cannot sign modules"
+		SIGKEY=$(readlink -f "$SIGN_KEY") SIGCERT=$(readlink -f "$SIGN_CERT") SIGN=1
+		return 0
+	fi
+	[ "$(cfg MODULE_SIG)" = y ] || return 0
+	SIGKEY=$(unquote "$(cfg MODULE_SIG_KEY)"); SIGKEY=${SIGKEY:-certs/signing_key.pem}
+	case $SIGKEY in /*) ;; pkcs11:*) ;; *) SIGKEY=$KOBJ/$SIGKEY ;; esac
+	SIGCERT=$KOBJ/certs/signing_key.x509
+	if [ -r "$SIGKEY" ] && [ -x "$SIGFILE" ] && [ -r "$SIGCERT" ]; then
+		SIGN=1
+	elif sig_enforced; then
+		die "kernel $(kbuild_release "$KOBJ") only loads signed modules (CONFIG_MODULE_SIG_FORCE or module.sig_enforce) and its signing key $SIGKEY is not available: pass your own key and its enrolled certificate with --sign-key and --sign-cert"
+	else
+		warn "module signing key not found ($SIGKEY): the module will be unsigned and taint the kernel (--sign-key/--sign-cert sign it with yours)"
 	fi
 }
 

@@ -58,14 +58,36 @@ parent_symtab() {	# $1 parent name -> path of its symtab
 	fi
 	f=$PCACHE/$p.symtab
 	if [ ! -s "$f" ]; then
-		ko=$(module_ko_path "$p") || ko=
-		for ko in "$KOBJ/$ko" $(find "/lib/modules/$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)" -name "$p.ko" 2>/dev/null | head -n1); do
-			[ -f "$ko" ] && break
-		done
-		[ -f "$ko" ] || return 1
-		readelf -s --wide "$ko" > "$f.$$" && mv "$f.$$" "$f" || return 1
+		ko=$(module_file "$p") || return 1
+		module_readelf "$ko" -s --wide > "$f.$$" && mv "$f.$$" "$f" || return 1
 	fi
 	echo "$f"
+}
+# the booted module $1's file: a stock kernel's debug module, else the build
+# tree's, else the installed one (.ko, .ko.xz or .ko.zst)
+module_file() {
+	local p=$1 ko rel
+	if [ "${STOCK:-0}" = 1 ]; then
+		stock_module_file "${p//-/_}" && return 0
+	fi
+	ko=$(module_ko_path "$p") && [ -f "$KOBJ/$ko" ] && { echo "$KOBJ/$ko"; return 0; }
+	rel=$(kbuild_release "$KOBJ")
+	[ -n "$rel" ] && [ -d "/lib/modules/$rel" ] || return 1
+	ko=$(find "/lib/modules/$rel" \( -name "$p.ko" -o -name "$p.ko.xz" -o -name "$p.ko.zst" \
+		-o -name "${p//_/-}.ko" -o -name "${p//_/-}.ko.xz" -o -name "${p//_/-}.ko.zst" \) 2>/dev/null | head -n1)
+	[ -n "$ko" ] && echo "$ko"
+}
+# readelf on a module that may be compressed
+module_readelf() {
+	local ko=$1 t; shift
+	case $ko in
+	*.xz|*.zst)
+		t=$(mktemp "${SCRATCH:-/tmp}/module.XXXXXX") || return 1
+		case $ko in *.xz) xz -dc "$ko" ;; *) zstd -qdc "$ko" ;; esac > "$t" &&
+			readelf "$@" "$t"; local rc=$?
+		rm -f "$t"; return $rc ;;
+	*) readelf "$@" "$ko" ;;
+	esac
 }
 read_parent_data() {
 	step_quiet "reading symbols and special-section struct sizes of $VMLINUX"
@@ -98,13 +120,15 @@ diff_objects() {
 	while read -r o orig_o patched_o p; do
 		pname=${p//-/_}
 		step_quiet "diffing $o"
-		symtab=$(parent_symtab "$p") || fail "cannot find the booted module $p.ko for $o (looked in $KOBJ and /lib/modules)"
+		symtab=$(parent_symtab "$p") || fail "cannot find the booted module $p for $o (looked in ${STOCK_RELEASE:+the debug modules of $STOCK_RELEASE, }$KOBJ and /lib/modules/$(kbuild_release "$KOBJ"), as .ko, .ko.xz, .ko.zst)"
 		out=$SCRATCH/diff/${o//\//__}
-		cdo_args=(); { [ $DEBUG = 1 ] || report_wanted; } && cdo_args=(--debug)
+		# (a stock kernel's binary match reads the changed functions from -d)
+		cdo_args=(); { [ $DEBUG = 1 ] || report_wanted || [ "${STOCK:-0}" = 1 ]; } && cdo_args=(--debug)
 		echo "+ $CDO ${cdo_args[*]} $orig_o $patched_o $pname $symtab $SYMVERS $MODNAME $out" >> "$LOG"
 		cdo_out=$("$CDO" "${cdo_args[@]}" "$orig_o" "$patched_o" "$pname" "$symtab" "$SYMVERS" "$MODNAME" "$out" 2>&1 < /dev/null)
 		rc=$?
 		echo "$cdo_out" >> "$LOG"
+		echo "$cdo_out" > "$out.log"
 		report_object "$o" "$p" "$rc" "$cdo_out" "$out"
 		case $rc in
 		0)
@@ -209,7 +233,7 @@ convert_klp() {
 	logrun "$KLPC" "${klpc_args[@]}" "$inko" "$final" || fail "klp-convert $inko failed"
 	if [ $SIGN = 1 ]; then
 		step "signing with $SIGKEY"
-		logrun "$KOBJ/scripts/sign-file" "$SIGHASH" "$SIGKEY" "$KOBJ/certs/signing_key.x509" "$final" ||
+		logrun "$SIGFILE" "$SIGHASH" "$SIGKEY" "$SIGCERT" "$final" ||
 			fail "signing the module failed"
 	fi
 	cp -f "$final" "$OUTDIR/$MODNAME.ko.tmp.$$" && mv -f "$OUTDIR/$MODNAME.ko.tmp.$$" "$OUTDIR/$MODNAME.ko" ||

@@ -19,10 +19,17 @@
 # unpatched source must give the recorded CRCs, or kpatch-build fails rather than
 # refuse on a CRC it cannot reproduce.
 
-# "SYMBOL CRC" lines recorded by the original build for object $1
+# "SYMBOL CRC" lines recorded by the original build for object $1; a stock
+# kernel's objects are rebuilt, so the CRCs are the shipped Module.symvers's
+# (for the symbols the rebuilt object exports)
 modv_recorded() {
-	sed -n 's/^#SYMVER \([^ ]*\) \(0x[0-9a-f]*\)$/\1 \2/p' \
-		"$OBJ/$(dirname "$1")/.$(basename "$1").cmd" 2>/dev/null
+	local cmdf=$OBJ/$(dirname "$1")/.$(basename "$1").cmd
+	if [ "${STOCK:-0}" = 1 ]; then
+		awk 'NR == FNR { if ($1 == "#SYMVER") want[$2] = 1; next }
+			($2 in want) { print $2, $1 }' "$cmdf" "$KOBJ/Module.symvers" 2>/dev/null
+		return
+	fi
+	sed -n 's/^#SYMVER \([^ ]*\) \(0x[0-9a-f]*\)$/\1 \2/p' "$cmdf" 2>/dev/null
 }
 
 # the genksyms pipeline of object $1 from its compile command; $2 = "patched" reads

@@ -27,6 +27,7 @@ orig_cache_key() {
 	} | sha256sum | cut -c1-16)
 	ORIG=$KB_CACHE/orig/$CACHE_KEY
 	OBJ=$ORIG/obj
+	IDX=$ORIG	# (the object index find_affected reads: the whole build's)
 	MARKER=$ORIG/.complete
 	# In the background: was a C source or header of the tree changed in place after
 	# the cached original build? The answer is awaited only after the patched compiles
@@ -57,7 +58,7 @@ build_original() {
 	} > "$ORIG/info"
 	cp "$CONFIG" "$OBJ/.config" || return 1
 	echo "build log: $blog" >> "$LOG"
-	local mk=(make -C "$SRCDIR" O="$OBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} ${CC:+CC="$CC_CMD"})
+	local mk=(make -C "$SRCDIR" O="$OBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} ${CC:+CC="$CC_CMD"} ${KERNELRELEASE_ARG:+"$KERNELRELEASE_ARG"})
 	{ echo "+ ${mk[*]} olddefconfig"; "${mk[@]}" olddefconfig; } >> "$blog" 2>&1 || return 1
 	# (CC_VERSION_TEXT is the wrapper's --version line: distcc says x86_64-linux-gnu-gcc)
 	if ! cmp -s <(config_lines "$CONFIG") <(config_lines "$OBJ/.config"); then
@@ -166,8 +167,8 @@ orig_build_cached() {
 	fi
 	ORIG_CC=$(sed -n 's/^cc=//p' "$ORIG/info")
 	# the original build must be the booted kernel's source and configuration
-	krel_orig=$(cat "$OBJ/include/config/kernel.release" 2>/dev/null)
-	krel_boot=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)
+	krel_orig=$(kbuild_release "$OBJ")
+	krel_boot=$(kbuild_release "$KOBJ")
 	if [ -n "$krel_orig" ] && [ -n "$krel_boot" ] && [ "$krel_orig" != "$krel_boot" ]; then
 		fail "the original build (-s source, -c config) is kernel release $krel_orig, but the booted kernel's tree $KOBJ is $krel_boot: pass the booted kernel's source (-s) and config (-c)"
 	fi

@@ -82,7 +82,7 @@ AWK_NORM='function norm(p,   n, i, k, parts, st, out) {
 # base name first, then compare normalized paths
 objs_with_dep() {
 	local t=$1 base=${1##*/}
-	(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" grep -lF -e "$base" 2>/dev/null |
+	(cd "$OBJ" && xargs -a "$IDX/cmdfiles" grep -lF -e "$base" 2>/dev/null |
 		xargs -r awk -v t="$t" -v base="$base" "$AWK_NORM"'
 		FNR == 1 { obj = "" }
 		/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; next }
@@ -92,20 +92,20 @@ find_affected() {
 	step "finding objects affected by ${#CHANGED_FILES[@]} changed file(s)"
 	# cincludes.idx: "<included .c> <object>" for .c files that other objects #include
 	# (made once per cache entry, atomically: concurrent runs write the same content)
-	if [ ! -f "$ORIG/cincludes.idx" ]; then
-		(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" awk "$AWK_NORM"'
+	if [ ! -f "$IDX/cincludes.idx" ]; then
+		(cd "$OBJ" && xargs -a "$IDX/cmdfiles" awk "$AWK_NORM"'
 			FNR == 1 { obj = "" }
 			/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; src = a[2]; next }
-			obj != "" && /^  [^ ]*\.c \\$/ && $1 != src { print norm($1), obj }') > "$ORIG/cincludes.idx.$$" &&
-			mv -f "$ORIG/cincludes.idx.$$" "$ORIG/cincludes.idx"
+			obj != "" && /^  [^ ]*\.c \\$/ && $1 != src { print norm($1), obj }') > "$IDX/cincludes.idx.$$" &&
+			mv -f "$IDX/cincludes.idx.$$" "$IDX/cincludes.idx"
 	fi
 	: > "$SCRATCH/affected"
 	for f in "${CHANGED_FILES[@]}"; do
 		case $f in
 		*.c)
 			{
-				awk -v s="$SRCDIR/$f" '$2 == s { print $1 }' "$ORIG/objects.idx"
-				awk -v s="$SRCDIR/$f" '$1 == s { print $2 }' "$ORIG/cincludes.idx"
+				awk -v s="$SRCDIR/$f" '$2 == s { print $1 }' "$IDX/objects.idx"
+				awk -v s="$SRCDIR/$f" '$1 == s { print $2 }' "$IDX/cincludes.idx"
 			} > "$SCRATCH/aff.one" ;;
 		*.h)
 			objs_with_dep "$SRCDIR/$f" > "$SCRATCH/aff.one" ;;
@@ -114,7 +114,7 @@ find_affected() {
 		esac
 		# only objects of the index (compiled from a source: C or assembly)
 		n=$(awk 'NR == FNR { idx[$1] = 1; next } ($1 in idx) && !seen[$1]++' \
-			"$ORIG/objects.idx" "$SCRATCH/aff.one" | tee -a "$SCRATCH/affected" | wc -l)
+			"$IDX/objects.idx" "$SCRATCH/aff.one" | tee -a "$SCRATCH/affected" | wc -l)
 		case $f in
 		*.c) [ "$n" -gt 0 ] || info "$f: not compiled in this configuration (no object), ignored" ;;
 		*.h) info "$f: included by $n object(s) of this build" ;;
@@ -126,7 +126,7 @@ find_affected() {
 	OBJECTS=()
 	while read -r o p; do
 		OBJECTS+=("$o"); OBJ_PARENT[$o]=$p
-	done < <(sort -u "$SCRATCH/affected" | awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $1, $3 }' - "$ORIG/objects.idx" | sort)
+	done < <(sort -u "$SCRATCH/affected" | awk 'NR == FNR { want[$1] = 1; next } ($1 in want) { print $1, $3 }' - "$IDX/objects.idx" | sort)
 	[ ${#OBJECTS[@]} -gt 0 ] || gen_check	# (a changed generated file is the reason)
 	[ ${#OBJECTS[@]} -gt 0 ] || fail "the patch changes no object of this kernel build (files: ${CHANGED_FILES[*]})"
 	# objects scripts/link-vmlinux.sh links beside vmlinux.a (6.2+:

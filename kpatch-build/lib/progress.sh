@@ -12,9 +12,18 @@
 
 PROGRESS_PID=
 
-progress_count() { find "$1" -name '.*.o.cmd' -type f 2>/dev/null | wc -l; }
+# (PROGRESS_CMDS: a file listing the .cmd files of the objects being built, a
+# targeted build's; relative to $1)
+progress_count() {
+	if [ -n "${PROGRESS_CMDS:-}" ]; then
+		(cd "$1" && xargs -a "$PROGRESS_CMDS" ls -d 2>/dev/null | wc -l)
+	else
+		find "$1" -name '.*.o.cmd' -type f 2>/dev/null | wc -l
+	fi
+}
 progress_total() {
 	local n f
+	[ -z "${PROGRESS_CMDS:-}" ] || { wc -l < "$PROGRESS_CMDS"; return; }
 	if [ -f "$KOBJ/vmlinux" ] && [ "$KOBJ" != "$OBJ" ]; then
 		# (without the objects of the boot image, which vmlinux and modules do not make)
 		n=$(find "$KOBJ" -path "$KOBJ/arch/*/boot" -prune -o -name '.*.o.cmd' -type f -print 2>/dev/null | wc -l)

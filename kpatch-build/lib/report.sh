@@ -109,7 +109,7 @@ report_refs() {
 # ---------------------------------------------------------------- writing
 report_meta() {	# key=value lines for the awk writers (values may be empty)
 	local st=$1 rc=$2 krel='' bid='' csum='' ko_sum='' p
-	[ -z "${KOBJ:-}" ] || krel=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)
+	[ -z "${KOBJ:-}" ] || krel=$(kbuild_release "$KOBJ")
 	[ -n "$krel" ] || [ -z "${OBJ:-}" ] || krel=$(cat "$OBJ/include/config/kernel.release" 2>/dev/null)
 	[ -z "${VMLINUX:-}" ] || [ ! -f "$VMLINUX" ] || bid=$(readelf -nW "$VMLINUX" 2>/dev/null | sed -n 's/.*Build ID: *//p' | head -n1)
 	[ -z "${CONFIG:-}" ] || [ ! -f "$CONFIG" ] || csum=$(sha256sum < "$CONFIG" | cut -d' ' -f1)

@@ -1,0 +1,236 @@
+# kpatch-build/lib/stock.sh: a distribution's stock kernel, Debian's (sourced by
+# kpatch-build).
+#
+# Nobody patches a kernel they built themselves: a stock kernel is known by its
+# release (6.1.0-57-amd64) and its packages. Here the pieces a build needs are
+# found, or fetched with apt-get download into $KPATCH_CACHE/debian/debs and
+# unpacked into $KPATCH_CACHE/stock/<release>/, never installed:
+#   linux-headers-<release> (+ its -common and linux-kbuild packages): the kbuild
+#       tree the patch module is built against, the .config, Module.symvers;
+#   linux-image-<release>-dbg: only the unstripped vmlinux, and the debug module
+#       of a patched module (never the whole 5 GB);
+#   linux-source-<major.minor>: the source, whose version must be the image's.
+# Which binary an object belongs to is read from the -dbg package's DWARF
+# compilation units (kpatch-dwarf-units), not from a build: units.vmlinux at
+# once, units.modules (every debug module, one pass over the package) the first
+# time a patch touches something vmlinux does not compile. The original objects
+# are then built one by one (targeted.sh), not the whole kernel.
+# -s/-c/-v/-k still override each piece.
+
+STOCK_RELEASE=${STOCK_RELEASE:-}
+STOCK=0
+
+# Is there a stock kernel to patch? --kernel REL, or no piece given and the
+# running kernel is a Debian package.
+stock_wanted() {
+	[ -z "$OOT_MODULE" ] || return 1
+	[ -n "$STOCK_RELEASE" ] && return 0
+	[ -z "$SRCDIR$CONFIG$VMLINUX$KOBJ" ] || return 1
+	stock_image_version "$UNAME_R" >/dev/null 2>&1 || return 1
+	STOCK_RELEASE=$UNAME_R
+}
+
+# the version of package $1: installed, else apt's candidate
+stock_pkg_version() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null) && [ -n "$v" ] && { echo "$v"; return 0; }
+	v=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n1)
+	[ -n "$v" ] && [ "$v" != "(none)" ] && echo "$v"
+}
+stock_image_version() {
+	stock_pkg_version "linux-image-$1" || stock_pkg_version "linux-image-$1-unsigned"
+}
+
+# the .deb of package $1 at version $2 in the download cache, fetched when missing
+stock_deb() {
+	local pkg=$1 ver=$2 f
+	mkdir -p "$DEBS" || die "cannot create $DEBS"
+	for f in "$DEBS/${pkg}_${ver/:/%3a}_"*.deb; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	info "downloading $pkg $ver (apt-get download, into $DEBS)" >&2
+	(cd "$DEBS" && apt-get download -q "$pkg=$ver") > "$DEBS/.download-$pkg.log" 2>&1 ||
+		return 1
+	for f in "$DEBS/${pkg}_${ver/:/%3a}_"*.deb; do
+		[ -f "$f" ] && { echo "$f"; return 0; }
+	done
+	return 1
+}
+stock_deb_or_die() {
+	stock_deb "$1" "$2" ||
+		die "cannot download $1 $2 for the stock kernel $STOCK_RELEASE: $(grep -m1 -E '^E: ' "$DEBS/.download-$1.log" 2>/dev/null || echo 'apt-get download failed') (apt sources and 'apt-get update'?)"
+}
+
+# the packages the headers package depends on that carry kbuild: its -common
+# tree and linux-kbuild-*, at the versions it names
+stock_headers_deps() {
+	apt-cache depends "linux-headers-$STOCK_RELEASE=$STOCK_VERSION" 2>/dev/null |
+		sed -n 's/^ *Depends: \(linux-\(headers\|kbuild\)-[^ ]*\).*/\1/p' | sort -u
+}
+
+# KOBJ: the kbuild tree of the headers package (installed, or unpacked)
+stock_headers() {
+	local d=/usr/src/linux-headers-$STOCK_RELEASE p v deb
+	if [ -f "$d/Module.symvers" ] && [ -f "$d/.config" ]; then KOBJ=$d; return 0; fi
+	d=$SK/root/usr/src/linux-headers-$STOCK_RELEASE
+	if [ ! -f "$SK/root/.headers-$STOCK_VERSION" ]; then
+		info "unpacking linux-headers-$STOCK_RELEASE $STOCK_VERSION into $SK/root"
+		for p in "linux-headers-$STOCK_RELEASE" $(stock_headers_deps); do
+			v=$(stock_pkg_version "$p") || v=$STOCK_VERSION
+			case $p in linux-headers-*) v=$STOCK_VERSION ;; esac
+			deb=$(stock_deb_or_die "$p" "$v") || exit 1
+			dpkg-deb -x "$deb" "$SK/root" || die "cannot unpack $deb"
+		done
+		# the arch tree's Makefile includes the -common tree by its installed path
+		sed -i "s|^include /usr/src/|include $SK/root/usr/src/|" "$d/Makefile" ||
+			die "cannot adjust $d/Makefile"
+		touch "$SK/root/.headers-$STOCK_VERSION"
+	fi
+	[ -f "$d/Module.symvers" ] || die "linux-headers-$STOCK_RELEASE has no Module.symvers ($d)"
+	KOBJ=$d
+}
+
+# the debug package's data, streamed: tar arguments follow
+stock_dbg_tar() {
+	local deb
+	deb=$(stock_deb_or_die "linux-image-$STOCK_RELEASE-dbg" "$STOCK_VERSION") || exit 1
+	# (tar --occurrence stops reading early: dpkg-deb then dies of SIGPIPE)
+	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -x -C "$SK/root" "$@"
+}
+
+# VMLINUX: the unstripped vmlinux of the -dbg package; its compilation units
+stock_vmlinux() {
+	local f=/usr/lib/debug/boot/vmlinux-$STOCK_RELEASE
+	[ -f "$f" ] || f=$SK/root/usr/lib/debug/boot/vmlinux-$STOCK_RELEASE
+	if [ ! -f "$f" ]; then
+		info "unpacking vmlinux-$STOCK_RELEASE from linux-image-$STOCK_RELEASE-dbg"
+		mkdir -p "$SK/root"
+		stock_dbg_tar --occurrence=1 "./usr/lib/debug/boot/vmlinux-$STOCK_RELEASE"
+		[ -f "$f" ] || die "linux-image-$STOCK_RELEASE-dbg $STOCK_VERSION has no usr/lib/debug/boot/vmlinux-$STOCK_RELEASE"
+	fi
+	VMLINUX=$f
+}
+
+# compilation units of vmlinux: "<source> <producer>" in $SK/units.vmlinux
+stock_units_vmlinux() {
+	[ -s "$SK/units.vmlinux" ] && return 0
+	"$DWARF_UNITS" "$VMLINUX" 2>/dev/null | cut -f2- > "$SK/units.vmlinux.$$"
+	[ -s "$SK/units.vmlinux.$$" ] || die "cannot read the compilation units of $VMLINUX (kpatch-dwarf-units)"
+	mv "$SK/units.vmlinux.$$" "$SK/units.vmlinux"
+}
+
+# compilation units of every debug module: "<module path><TAB><source><TAB><producer>"
+# in $SK/units.modules (module path relative to lib/modules/<release>/); one
+# pass over the whole debug package, then only the debug modules of $1 (space
+# separated sources) are kept
+stock_units_modules() {
+	local want=$1 tmp=$SK/dbg.tmp mdir
+	[ -s "$SK/units.modules" ] && return 0
+	step "indexing the debug modules of linux-image-$STOCK_RELEASE-dbg (once per release, about a minute)"
+	rm -rf "$tmp"; mkdir -p "$tmp"
+	dpkg-deb --fsys-tarfile "$(stock_deb_or_die "linux-image-$STOCK_RELEASE-dbg" "$STOCK_VERSION")" |
+		tar -x -C "$tmp" --wildcards "./usr/lib/debug/lib/modules/$STOCK_RELEASE/*.ko" ||
+		fail "unpacking the debug modules failed"
+	mdir=$tmp/usr/lib/debug/lib/modules/$STOCK_RELEASE
+	(cd "$mdir" && find . -name '*.ko' | sed 's|^\./||' | sort | xargs -r "$DWARF_UNITS") \
+		> "$SK/units.modules.$$" 2>> "$LOG" || true
+	[ -s "$SK/units.modules.$$" ] || fail "no compilation units in the debug modules of linux-image-$STOCK_RELEASE-dbg"
+	mv "$SK/units.modules.$$" "$SK/units.modules"
+	info "$(cut -f1 "$SK/units.modules" | sort -u | wc -l) debug modules, $(wc -l < "$SK/units.modules") compilation units"
+	# keep the debug modules the patch needs, drop the rest
+	local m
+	for m in $(stock_modules_of "$want"); do
+		mkdir -p "$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$(dirname "$m")"
+		mv "$mdir/$m" "$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$m"
+	done
+	rm -rf "$tmp"
+}
+
+# the module paths whose units compile one of the sources $1 (space separated)
+stock_modules_of() {
+	awk -F'\t' -v want=" $1 " 'index(want, " " $2 " ") { print $1 }' "$SK/units.modules" | sort -u
+}
+
+# the debug module file of module NAME (as the kernel names it: '-' is '_'),
+# unpacked when missing
+stock_module_file() {
+	local name=$1 m f
+	m=$(awk -F'\t' -v n="$name" '{ b = $1; sub(/.*\//, "", b); sub(/\.ko$/, "", b); gsub(/-/, "_", b) }
+		b == n { print $1; exit }' "$SK/units.modules" 2>/dev/null)
+	[ -n "$m" ] || return 1
+	f=$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$m
+	if [ ! -f "$f" ]; then
+		info "unpacking the debug module $m from linux-image-$STOCK_RELEASE-dbg" >&2
+		stock_dbg_tar --occurrence=1 "./usr/lib/debug/lib/modules/$STOCK_RELEASE/$m"
+	fi
+	[ -f "$f" ] && echo "$f"
+}
+
+# SRCDIR: linux-source-<major.minor> at the image's version, unpacked once into
+# $KPATCH_CACHE/src/ (the layout and marker integration/kernel-cache.sh uses)
+stock_source() {
+	local name=linux-source-$STOCK_MAJMIN ver tarball id deb dst
+	ver=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || ver=
+	tarball=/usr/src/$name.tar.xz
+	if [ "$ver" != "$STOCK_VERSION" ] || [ ! -r "$tarball" ]; then
+		[ -z "$ver" ] || [ "$ver" = "$STOCK_VERSION" ] ||
+			info "installed $name is $ver, not the image's $STOCK_VERSION: using the package of $STOCK_VERSION"
+		deb=$(stock_deb "$name" "$STOCK_VERSION") ||
+			die "no $name of version $STOCK_VERSION for linux-image-$STOCK_RELEASE $STOCK_VERSION (apt has $name $(stock_pkg_version "$name" || echo none)): the source must be the image's own version; pass -s <its source tree>"
+		tarball=$SK/$name.tar.xz
+		if [ ! -f "$tarball" ]; then
+			dpkg-deb --fsys-tarfile "$deb" | tar -xO "./usr/src/$name.tar.xz" > "$tarball.$$" ||
+				die "cannot extract $name.tar.xz from $deb"
+			mv "$tarball.$$" "$tarball"
+		fi
+	fi
+	id="$name $STOCK_VERSION $(stat -c %s "$tarball")"
+	dst=$KPATCH_CACHE/src/$name
+	mkdir -p "$KPATCH_CACHE/src"
+	(
+		flock 9
+		[ -d "$dst" ] && [ "$(cat "$KPATCH_CACHE/src/.$name.complete" 2>/dev/null)" = "$id" ] && exit 0
+		info "unpacking $name $STOCK_VERSION into $dst (once per version, about 40 s)"
+		rm -rf "$dst" "$KPATCH_CACHE/src/.$name.complete" "$KPATCH_CACHE/src/.unpack.tmp"
+		mkdir "$KPATCH_CACHE/src/.unpack.tmp" &&
+			tar -C "$KPATCH_CACHE/src/.unpack.tmp" -xJf "$tarball" &&
+			mv "$KPATCH_CACHE/src/.unpack.tmp/$name" "$dst" &&
+			rmdir "$KPATCH_CACHE/src/.unpack.tmp" &&
+			echo "$id" > "$KPATCH_CACHE/src/.$name.complete"
+	) 9>"$KPATCH_CACHE/src/.lock" || die "unpacking $tarball failed"
+	SRCDIR=$dst
+}
+
+# Every release check, before anything is built: the headers' kernel release
+# and the vmlinux's banner are the release's (the source's version is the
+# image's: stock_source fetched it so)
+stock_checks() {
+	local krel
+	krel=$(kbuild_release "$KOBJ")
+	[ "$krel" = "$STOCK_RELEASE" ] ||
+		die "the kbuild tree $KOBJ is kernel release '${krel:-unknown}', not $STOCK_RELEASE"
+	grep -qaF -m1 "Linux version $STOCK_RELEASE " "$VMLINUX" ||
+		die "$VMLINUX is not the vmlinux of $STOCK_RELEASE (no 'Linux version $STOCK_RELEASE' banner)"
+	KERNELRELEASE_ARG=KERNELRELEASE=$krel
+}
+
+# find_inputs for a stock kernel: each piece not given on the command line
+stock_inputs() {
+	STOCK=1
+	DEBS=$KPATCH_CACHE/debian/debs
+	SK=$KPATCH_CACHE/stock/$STOCK_RELEASE
+	mkdir -p "$SK/root" || die "cannot create $SK"
+	DWARF_UNITS=$(find_tool kpatch-dwarf-units) || die "kpatch-dwarf-units not found (run 'make' in the kpatch-ng tree)"
+	STOCK_VERSION=$(stock_image_version "$STOCK_RELEASE") ||
+		die "no Debian kernel package linux-image-$STOCK_RELEASE (apt-cache knows none: a release like 6.1.0-57-amd64; 'apt-get update'?)"
+	case $STOCK_RELEASE in
+	[0-9]*.[0-9]*) STOCK_MAJMIN=$(echo "$STOCK_RELEASE" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/') ;;
+	*) die "cannot read a kernel version from the release '$STOCK_RELEASE'" ;;
+	esac
+	info "stock kernel $STOCK_RELEASE: Debian packages of version $STOCK_VERSION (cache $SK)"
+	[ -n "$KOBJ" ] || stock_headers
+	[ -n "$CONFIG" ] || CONFIG=$KOBJ/.config
+	[ -n "$VMLINUX" ] || stock_vmlinux
+	[ -n "$SRCDIR" ] || stock_source
+	stock_checks
+}
