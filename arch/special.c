@@ -60,6 +60,13 @@ const struct special_section special_shared[] = {
 	{ .name = ".comment", .role = SEC_DEBUG },
 	{ .name = ".llvm_addrsig", .role = SEC_DEBUG },
 	{ .name = ".eh_frame", .role = SEC_DEBUG },
+	/*
+	 * CONFIG_FTRACE_SYSCALLS (distribution kernels): a pointer to each
+	 * SYSCALL_DEFINE's metadata. Loaded, but only vmlinux's table is ever
+	 * read (the syscall trace events, at boot); a module's is dead weight,
+	 * and a patched syscall keeps the running kernel's metadata.
+	 */
+	{ .name = "__syscalls_metadata", .role = SEC_DEBUG },
 
 	/* kernel mechanisms a patch module cannot take part in */
 	{ .name = "__param", .role = SEC_REFUSED,

@@ -19,7 +19,17 @@
 #   . integration/kernel-cache.sh             defines kc_* functions only (no side effects);
 #                                             then kc_ensure_kernel && kc_export
 #
-# Environment: KERNEL (6.1 or 6.12; default 6.1), ARCH or KP_ARCH, KPATCH_CACHE
+# KERNEL=debian-6.1 or debian-6.12 selects Debian's stock kernel instead: the
+# release Debian's linux-image-amd64 (6.1) or linux-image-6.12-amd64 meta package
+# names (KPATCH_STOCK_RELEASE overrides it), nothing built: its image package is
+# downloaded and unpacked into $KPATCH_CACHE/stock/<release>/image/ (vmlinuz, the
+# modules, the config), and kpatch-build --kernel <release> --fetch fetches the
+# rest: KSRC, KOBJ (the headers' kbuild tree), KVMLINUX (the -dbg one). Extra
+# variables then: KSTOCK (the release), KSTOCK_VERSION (the packages' version),
+# KIMAGE (the unpacked image package), KMODDIR (its lib/modules/<release>), KBASE
+# (6.1 or 6.12: the source the patches are written for).
+#
+# Environment: KERNEL (6.1, 6.12, debian-6.1, debian-6.12; default 6.1), ARCH or KP_ARCH, KPATCH_CACHE
 # (default ~/.cache/kpatch-ng), KPATCH_KERNEL_TARBALL (default
 # /usr/src/linux-source-$KERNEL.tar.xz), KPATCH_JOBS (default nproc).
 #
@@ -36,14 +46,15 @@ kc_init() {
 	KPATCH_CACHE=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
 	KERNEL=${KERNEL:-6.1}
 	case $KERNEL in
-	6.1|6.12) ;;
-	*) kc_die "KERNEL=$KERNEL: the reference kernels are 6.1 and 6.12" ;;
+	6.1|6.12) KBASE=$KERNEL KC_STOCK=0 ;;
+	debian-6.1|debian-6.12) KBASE=${KERNEL#debian-} KC_STOCK=1 ;;
+	*) kc_die "KERNEL=$KERNEL: the reference kernels are 6.1 and 6.12, Debian's stock ones debian-6.1 and debian-6.12" ;;
 	esac
 	KP_ARCH_TOOL=kernel-cache
 	# shellcheck source=integration/arch.sh
 	. "$KC_DIR/arch.sh"
 	kp_arch_init
-	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-$KERNEL.tar.xz}
+	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-$KBASE.tar.xz}
 	KC_FRAGMENT=$KC_DIR/configs/$KERNEL-$KP_ARCH.config
 	KC_JOBS=${KPATCH_JOBS:-$(nproc)}
 	KC_SRCNAME=$(basename "$KC_TARBALL" .tar.xz)
@@ -209,14 +220,78 @@ kc_ensure_kernel() {
 	) 9>"$KPATCH_CACHE/kernel/.$KC_KEY.lock" || exit 1
 }
 
+# ---------------------------------------------------------------- stock kernels
+# the release Debian's meta package for this kernel names
+kc_stock_release() {
+	local meta=linux-image-amd64
+	[ "$KBASE" = 6.1 ] || meta=linux-image-$KBASE-amd64
+	[ "$KP_ARCH" = x86_64 ] || kc_die "KERNEL=$KERNEL: Debian's stock kernels are tested on x86_64 only"
+	if [ -n "${KPATCH_STOCK_RELEASE:-}" ]; then echo "$KPATCH_STOCK_RELEASE"; return; fi
+	apt-cache depends "$meta" 2>/dev/null | sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*-amd64\)$/\1/p' | head -n1
+}
+kc_stock_paths() {
+	KSTOCK=$(kc_stock_release)
+	[ -n "$KSTOCK" ] || kc_die "KERNEL=$KERNEL: apt knows no release of it (apt-get update?)"
+	KIMAGE=$KPATCH_CACHE/stock/$KSTOCK/image
+	KC_MARKER=$KIMAGE/.kpatch-ng-complete
+	KBZIMAGE=$KIMAGE/boot/vmlinuz-$KSTOCK
+	KCONFIG=$KIMAGE/boot/config-$KSTOCK
+	KMODDIR=$KIMAGE/lib/modules/$KSTOCK
+	KC_KEY=$KSTOCK
+	# (written by kc_stock_ensure: kpatch-build --fetch's answer)
+	if [ -f "$KC_MARKER" ]; then
+		KSRC=$(sed -n 's/^SRCDIR=//p' "$KC_MARKER") KOBJ=$(sed -n 's/^KBUILD=//p' "$KC_MARKER")
+		KVMLINUX=$(sed -n 's/^VMLINUX=//p' "$KC_MARKER") KSYMVERS=$KOBJ/Module.symvers
+	fi
+	KGEN_INIT_CPIO=$KPATCH_CACHE/tools/gen_init_cpio
+}
+# the image package, downloaded (cached in $KPATCH_CACHE/debian/debs) and unpacked
+kc_stock_ensure() {
+	local deb debs=$KPATCH_CACHE/debian/debs
+	kc_stock_paths
+	KSTOCK_VERSION=$(apt-cache policy "linux-image-$KSTOCK" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
+	[ -f "$KC_MARKER" ] && return 0
+	mkdir -p "$debs"
+	deb=$(ls "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_"*.deb 2>/dev/null | head -n1)
+	if [ -z "$deb" ]; then
+		kc_log "downloading linux-image-$KSTOCK $KSTOCK_VERSION into $debs"
+		(cd "$debs" && apt-get download -q "linux-image-$KSTOCK=$KSTOCK_VERSION") >/dev/null 2>&1 ||
+			kc_die "apt-get download linux-image-$KSTOCK=$KSTOCK_VERSION failed"
+		deb=$(ls "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_"*.deb | head -n1)
+	fi
+	kc_log "unpacking $(basename "$deb") into $KIMAGE"
+	rm -rf "$KIMAGE"; mkdir -p "$KIMAGE"
+	dpkg-deb -x "$deb" "$KIMAGE" || kc_die "unpacking $deb failed"
+	[ -f "$KBZIMAGE" ] && [ -d "$KMODDIR" ] || kc_die "$deb has no boot/vmlinuz-$KSTOCK or modules"
+	# the headers, the source and the -dbg vmlinux: kpatch-build's own cache
+	kc_log "kpatch-build --kernel $KSTOCK --fetch (headers, source, -dbg vmlinux)"
+	"$KC_DIR/../kpatch-build/kpatch-build" --kernel "$KSTOCK" --fetch > "$KIMAGE/fetch.env" 2>"$KIMAGE/fetch.log" ||
+		{ cat "$KIMAGE/fetch.log" >&2; kc_die "kpatch-build --kernel $KSTOCK --fetch failed"; }
+	# gen_init_cpio for the guest's initramfs, from the source
+	kc_ensure_source
+	if [ ! -x "$KGEN_INIT_CPIO" ]; then
+		mkdir -p "$KPATCH_CACHE/tools"
+		gcc -O2 -o "$KGEN_INIT_CPIO.$$" "$KSRC/usr/gen_init_cpio.c" && mv "$KGEN_INIT_CPIO.$$" "$KGEN_INIT_CPIO" ||
+			kc_die "cannot compile gen_init_cpio"
+	fi
+	{ echo "release=$KSTOCK"; echo "version=$KSTOCK_VERSION"; echo "build_seconds=0"
+	  sed 's/\\//g' "$KIMAGE/fetch.env"; } > "$KC_MARKER"
+	kc_stock_paths
+}
+
 kc_env() {
 	local v
-	for v in KERNEL KPATCH_CACHE KP_ARCH KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
+	for v in KERNEL KBASE KSTOCK KSTOCK_VERSION KIMAGE KMODDIR KPATCH_CACHE KP_ARCH KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS; do
 		printf '%s=%q\n' "$v" "${!v-}"
 	done
 }
 
 kc_export() {
+	if [ "$KC_STOCK" = 1 ]; then
+		KVER=$KSTOCK KBUILD_SECONDS=0
+		export KERNEL KBASE KSTOCK KSTOCK_VERSION KIMAGE KMODDIR KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KSYMVERS KBZIMAGE KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS
+		return
+	fi
 	KVER=$(cat "$KOBJ/include/config/kernel.release" 2>/dev/null || true)
 	KBUILD_SECONDS=$(sed -n 's/^build_seconds=//p' "$KC_MARKER" 2>/dev/null || true)
 	export KERNEL KPATCH_CACHE KSRC KOBJ KVER KVMLINUX KBZIMAGE KSYMVERS KCONFIG KGEN_INIT_CPIO KC_KEY KBUILD_SECONDS
@@ -237,6 +312,17 @@ kc_main() {
 		shift
 	done
 	kc_init
+	if [ "$KC_STOCK" = 1 ]; then
+		case $mode in
+		key) kc_stock_release; return ;;
+		status) kc_stock_paths; [ -f "$KC_MARKER" ] && { echo "unpacked: $KOBJ"; return; }; echo "not unpacked: $KOBJ"; return 1 ;;
+		source) kc_ensure_source; kc_export; kc_env; return ;;
+		esac
+		if [ $build = 1 ]; then kc_stock_ensure
+		else kc_stock_paths; [ -f "$KC_MARKER" ] || kc_die "$KERNEL ($KSTOCK) not unpacked yet; run integration/kernel-cache.sh"
+		fi
+		kc_export; kc_env; return
+	fi
 	case $mode in
 	key) kc_key; return ;;
 	status)

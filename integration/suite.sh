@@ -31,6 +31,7 @@
 #   TIMEOUT=SECS       qemu wall-clock bound (default 120)
 #   ARCHES="x86_64"    the architectures the test applies to (default: all); on another
 #   ARCH_REASON=...    one it is listed as skipped, with this reason, in the table
+#   SKIP=REASON        not run on this kernel (a per-kernel conf: patches/debian/...)
 #   build_test()       a function replacing step 1's kpatch-build; it gets the output
 #                      directory as $1 and lists the modules it built in $1/modules.list
 #   check_build()      host-side checks of the built module(s) before booting (gets the
@@ -71,10 +72,12 @@ done
 if [ -n "$ONLY" ]; then RESULTS=${RESULTS:-$OUT/results-subset.txt}; else RESULTS=${RESULTS:-$OUT/results.txt}; fi
 
 # the file $1 of a test for this kernel and architecture: integration/patches/$KERNEL-$ARCH/$1,
-# else patches/$ARCH/$1 (another architecture), else patches/$KERNEL/$1, else the common one
+# else patches/$ARCH/$1 (another architecture), else patches/$KERNEL/$1, else for a
+# stock kernel patches/debian/$1 then patches/$KBASE/$1 (its source's), else the common one
 tfile() {
 	local d
-	for d in "$KERNEL-$KP_ARCH" "$KP_ARCH" "$KERNEL"; do
+	# (a stock kernel's own files, else those of the source it is: debian-6.12, 6.12)
+	for d in "$KERNEL-$KP_ARCH" "$KP_ARCH" "$KERNEL" ${KSTOCK:+debian} ${KBASE:+"$KBASE"}; do
 		[ -e "$PDIR/$d/$1" ] && { echo "$PDIR/$d/$1"; return; }
 	done
 	echo "$PDIR/$1"
@@ -96,13 +99,13 @@ if [ $LIST = 1 ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
 
 # dependencies, kernel, tools
 if kp_arch_missing >/dev/null ||
-	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL:-6.1}.tar.xz}" ] || ! command -v flex >/dev/null; then
+	[ ! -r "${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-${KERNEL#debian-}.tar.xz}" ] || ! command -v flex >/dev/null; then
 	"$ROOT/scripts/install-deps" || { echo "integration: scripts/install-deps failed" >&2; exit 1; }
 fi
 t0=$(date +%s)
 ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "integration: building the reference kernel failed" >&2; exit 1; }
 eval "$ENV"
-echo "integration: $KP_ARCH reference kernel $KVER ready in $(( $(date +%s) - t0 ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
+echo "integration: $KP_ARCH ${KSTOCK:+stock }kernel $KVER ready in $(( $(date +%s) - t0 ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
 make -C "$ROOT" -s all >/dev/null || { echo "integration: make (the tools) failed" >&2; exit 1; }
 KPB=$ROOT/kpatch-build/kpatch-build
 [ -x "$KPB" ] || { echo "integration: $KPB missing" >&2; exit 1; }
@@ -123,6 +126,10 @@ kpb() {
 	local cc=${CC:-}
 	[ "${MACROS:-0}" = 0 ] || cc=$(macros_cc)
 	# an empty CC: kpatch-build's default compiler, ${CROSS_COMPILE}gcc
+	if [ -n "${KSTOCK:-}" ]; then	# a stock kernel: kpatch-build finds all by itself
+		CC=$cc "$KPB" --kernel "$KSTOCK" -o "$dir" -n "$name" ${KPB_ARGS[@]+"${KPB_ARGS[@]}"} "$@"
+		return
+	fi
 	CC=$cc "$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$dir" -n "$name" \
 		${KPB_ARGS[@]+"${KPB_ARGS[@]}"} "$@"
 }
@@ -140,6 +147,17 @@ want() {
 	echo "$what: $*"
 }
 
+# a module named by its path in the build tree: the reference kernel's, or a stock
+# kernel's in its image package (.ko or .ko.xz)
+suite_module() {
+	local f
+	[ -n "${KSTOCK:-}" ] || { echo "$KOBJ/$1"; return; }
+	for f in "$KMODDIR/kernel/$1" "$KMODDIR/kernel/$1.xz" "$KMODDIR/kernel/$1.zst"; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	echo "$KMODDIR/kernel/$1"
+}
+
 FAILS=()
 SKIPS=()
 ROWS=()
@@ -152,10 +170,16 @@ for t in "${tests[@]}"; do
 	# per-test settings
 	unset -f build_test check_build
 	NAME=${t#[0-9][0-9]-} REFUSE= MACROS=0 KPB_ARGS=() MODULES=() TIMEOUT=${QTMO:-120}
-	ARCHES='' ARCH_REASON=''
+	ARCHES='' ARCH_REASON='' SKIP=''
 	conf=$(tfile "$t.conf")
 	# shellcheck disable=SC1090
 	[ -f "$conf" ] && . "$conf"
+	if [ -n "$SKIP" ]; then
+		echo "integration: [$t] skipped on $KERNEL: $SKIP"
+		row "$t" - - - - - SKIP
+		SKIPS+=("$t: $SKIP")
+		continue
+	fi
 	if [ -n "$ARCHES" ] && [[ " $ARCHES " != *" $KP_ARCH "* ]]; then
 		echo "integration: [$t] skipped on $KP_ARCH: ${ARCH_REASON:-only for $ARCHES}"
 		row "$t" - - - - - SKIP
@@ -215,7 +239,7 @@ for t in "${tests[@]}"; do
 	mods=()
 	[ -f "$tdir/livepatch-$NAME.ko" ] && mods+=(--module "$tdir/livepatch-$NAME.ko")
 	for m in ${MODULES[@]+"${MODULES[@]}"}; do
-		case $m in /*) ;; *) m=$KOBJ/$m ;; esac
+		case $m in /*) ;; *) m=$(suite_module "$m") ;; esac
 		mods+=(--module "$m")
 	done
 	echo "integration: [$t] booting"
@@ -256,8 +280,13 @@ ORIG_DIR=$(sed -n 's/.*building original kernel (cached: \(.*\))$/\1/p' "$OUT"/*
 [ -n "$ORIG_DIR" ] || ORIG_DIR=$(grep -lx "config=$KCONFIG" "$KPATCH_CACHE"/kpatch-build/orig/*/info 2>/dev/null | head -n1 | xargs -r dirname)
 ORIG_S=$(sed -n 's/^build_seconds=//p' "${ORIG_DIR:-/dev/null}/info" 2>/dev/null)
 {
-	echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $KP_ARCH kernel $KVER ($KC_KEY),"
-	echo "reference kernel build ${KBUILD_SECONDS}s, kpatch-build original build ${ORIG_S:-?}s (both cached),"
+	if [ -n "${KSTOCK:-}" ]; then
+		echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), Debian's stock kernel $KSTOCK"
+		echo "(linux-image-$KSTOCK $KSTOCK_VERSION, booted as shipped; kpatch-build --kernel $KSTOCK, no kernel build),"
+	else
+		echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $KP_ARCH kernel $KVER ($KC_KEY),"
+		echo "reference kernel build ${KBUILD_SECONDS}s, kpatch-build original build ${ORIG_S:-?}s (both cached),"
+	fi
 	echo "suite wall time $(( $(date +%s) - TOTAL0 ))s;"
 	echo "build_s = kpatch-build wall time, boot_s = guest seconds from kernel start to /init"
 	echo
@@ -266,7 +295,7 @@ ORIG_S=$(sed -n 's/^build_seconds=//p' "${ORIG_DIR:-/dev/null}/info" 2>/dev/null
 	echo
 	nfailed=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
 	if [ ${#SKIPS[@]} -gt 0 ]; then
-		echo "not run on $KP_ARCH:"
+		echo "not run on $KERNEL $KP_ARCH:"
 		printf '  %s\n' "${SKIPS[@]}"
 		echo
 	fi

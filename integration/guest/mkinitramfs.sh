@@ -59,7 +59,21 @@ fi
 
 abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
 list=$(mktemp)
-trap 'rm -f "$list"' EXIT
+unz=$(mktemp -d)
+trap 'rm -rf "$list" "$unz"' EXIT
+# a compressed module (Debian 6.12 ships .ko.xz): decompressed here, as the
+# guest's busybox insmod loads only plain .ko files
+plain_module() {
+	local m=$1 b
+	case $m in
+	*.ko.xz|*.ko.zst)
+		b=$(basename "$m"); b=${b%.*}
+		case $m in *.xz) xz -dc "$m" ;; *) zstd -qdc "$m" ;; esac > "$unz/$b" ||
+			die "cannot decompress $m"
+		echo "$unz/$b" ;;
+	*) echo "$m" ;;
+	esac
+}
 {
 	for d in /bin /sbin /dev /proc /sys /tmp /root /lib /tests /modules /files /etc; do
 		echo "dir $d 0755 0 0"
@@ -79,6 +93,7 @@ trap 'rm -f "$list"' EXIT
 	declare -A seen=()
 	for m in "${modules[@]}"; do
 		[ -f "$m" ] || die "module $m not found"
+		m=$(plain_module "$m")
 		b=$(basename "$m")
 		[ -z "${seen[$b]:-}" ] || die "two modules named $b"
 		seen[$b]=1
