@@ -149,6 +149,13 @@ struct arch {
 	 * (CONFIG_FUNCTION_PADDING: "__pfx_" + its name), or NULL.
 	 */
 	const char *prefix_symbol;
+	/*
+	 * Bytes of a jump-label site (an entry of __jump_table points at it)
+	 * that the build may rewrite after compiling: objtool's link-time
+	 * pass turns x86's "jmp" into a NOP (HAVE_JUMP_LABEL_HACK), so a
+	 * shipped binary differs there from the object it was linked from.
+	 */
+	unsigned int jump_site_len;
 	/* bytes the relocated field covers; 0 for an unknown type */
 	unsigned int (*reloc_size)(unsigned int type);
 	bool (*reloc_is_pcrel)(unsigned int type);

@@ -64,6 +64,47 @@ static void code_of_rel(const struct arch *arch, const struct symbol *sym,
 	}
 }
 
+/* The entry size of @row's section: fixed, or the running kernel's struct's. */
+static uint64_t entry_size(const struct special_section *row)
+{
+	const char *v = row->size_env ? getenv(row->size_env) : NULL;
+
+	if (row->size)
+		return row->size;
+	return v ? strtoull(v, NULL, 0) : 0;
+}
+
+/*
+ * Mask the jump-label sites of @sym (entries of __jump_table point at them):
+ * the build may rewrite them after compiling (objtool at link time on x86).
+ * Without the entry size (JUMP_STRUCT_SIZE, which kpatch-build exports from
+ * the running kernel's DWARF) every reference from the table is taken.
+ */
+static void mask_jump_sites(struct elf *elf, const struct arch *arch,
+			    const struct symbol *sym, struct code *c)
+{
+	const struct special_section *row = arch_special(arch, "__jump_table");
+	struct section *jt = find_section_by_name(elf, "__jump_table");
+	uint64_t esize, at, i;
+	struct reloc *r;
+
+	if (!row || !jt || !jt->rela)
+		return;
+	esize = entry_size(row);
+	for_each_reloc(jt->rela, r) {
+		if (esize && r->offset % esize != row->owner_off)
+			continue;
+		if (!r->sym || r->sym->sec != sym->sec)
+			continue;
+		at = (r->sym->type == STT_SECTION ? 0 : r->sym->offset) +
+		     (uint64_t)arch->reloc_target(jt, r);
+		if (at < sym->offset || at >= sym->offset + sym->size)
+			continue;
+		for (i = 0; i < arch->jump_site_len && at - sym->offset + i < c->size; i++)
+			c->mask[at - sym->offset + i] = 1;
+	}
+}
+
 /* Do @a (the rebuilt) and @b (the shipped) agree; else where they differ. */
 static bool code_equal(const struct code *a, const struct code *b, uint64_t *at)
 {
@@ -186,6 +227,7 @@ static bool match_one(struct elf *orig, const struct arch *arch,
 		return false;
 	}
 	code_of_rel(arch, sym, &mine);
+	mask_jump_sites(orig, arch, sym, &mine);
 	/* a static function may have namesakes: any one that matches will do */
 	for (n = 0; shipped_code(s, arch, name, n, &theirs); n++) {
 		if (!size0)

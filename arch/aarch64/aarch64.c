@@ -158,6 +158,7 @@ extern const struct special_section a64_special[];
 
 const struct arch arch_aarch64 = {
 	.name = "aarch64",
+	.jump_site_len = 4,
 	.machine = EM_AARCH64,
 	.r_abs64 = R_AARCH64_ABS64,
 	.special = a64_special,

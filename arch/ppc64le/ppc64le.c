@@ -222,6 +222,7 @@ extern const struct special_section ppc_special[];
 
 const struct arch arch_ppc64le = {
 	.name = "ppc64le",
+	.jump_site_len = 4,
 	.machine = EM_PPC64,
 	.r_abs64 = R_PPC64_ADDR64,
 	.special = ppc_special,

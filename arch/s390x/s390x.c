@@ -204,6 +204,7 @@ extern const struct special_section s390_special[];
 
 const struct arch arch_s390x = {
 	.name = "s390x",
+	.jump_site_len = 6,
 	.machine = EM_S390,
 	.r_abs64 = R_390_64,
 	.special = s390_special,

@@ -238,6 +238,7 @@ extern const struct special_section x86_special[];
 
 const struct arch arch_x86_64 = {
 	.name = "x86_64",
+	.jump_site_len = 5,
 	.machine = EM_X86_64,
 	.r_abs64 = R_X86_64_64,
 	.r_pc32 = R_X86_64_PC32,
