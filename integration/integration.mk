@@ -1,8 +1,9 @@
 # integration/integration.mk: included by the top-level Makefile.
 INTEGRATION_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
-# the reference kernel of every integration target: KERNEL=6.1 (default) or 6.12
-# (Debian linux-source-$(KERNEL), integration/configs/$(KERNEL)-x86_64.config)
+# the kernel of every integration target: KERNEL=6.1 (default) or 6.12, the
+# reference kernels (Debian linux-source-$(KERNEL), integration/configs/$(KERNEL)-x86_64.config),
+# or debian-6.1 / debian-6.12, Debian's stock kernels as shipped (no kernel build)
 KERNEL ?= 6.1
 export KERNEL
 
@@ -31,10 +32,10 @@ integration: deps
 integration-list:
 	@$(INTEGRATION_DIR)/suite.sh --list
 
-# the newcomer's loop: reference kernel (cached), kpatch-build examples/cmdline.patch,
-# boot, /proc/cmdline before / loaded / unloaded
+# the newcomer's loop: Debian's stock 6.1 kernel unless KERNEL is given (then that
+# kernel), kpatch-build examples/cmdline.patch, boot, /proc/cmdline before / loaded / unloaded
 demo:
-	$(INTEGRATION_DIR)/demo.sh
+	KERNEL=$(if $(filter file,$(origin KERNEL)),debian-6.1,$(KERNEL)) $(INTEGRATION_DIR)/demo.sh
 
 # CI smoke subset (reuses the kernel and kpatch-build caches when they exist): the
 # demo patch, booted, plus one refusal (changed initialized global data)

@@ -51,9 +51,15 @@ done
 
 # the .ko in $KOBJ of the module named $1 ("-" and "_" alike), from modules.order,
 # which lists "dir/name.ko" up to 6.1 and "dir/name.o" from 6.2 on
+# (a stock kernel's: in its image package, modules.order of lib/modules/<release>,
+# each file .ko or compressed)
 module_path() {
-	awk -v a="$1" -v b="$(echo "$1" | tr _ -)" -v k="$KOBJ" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n) }
-		n == a || n == b { sub(/\.o$/, ".ko"); print k "/" $0; exit }' "$KOBJ/modules.order"
+	local dir=$KOBJ p
+	[ -z "${KSTOCK:-}" ] || dir=$KMODDIR
+	p=$(awk -v a="$1" -v b="$(echo "$1" | tr _ -)" -v k="$dir" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n) }
+		n == a || n == b { sub(/\.o$/, ".ko"); print k "/" $0; exit }' "$dir/modules.order")
+	[ -z "$p" ] || [ -f "$p" ] || for p in "$p.xz" "$p.zst" "$p"; do [ -f "$p" ] && break; done
+	[ -z "$p" ] || echo "$p"
 }
 
 # the modules $@ (paths in $KOBJ) preceded by the modules each one depends on
@@ -74,8 +80,15 @@ with_deps() {
 	echo "${out[*]}"
 }
 
-# the file $1 of a patch for this kernel: integration/zoo/$KERNEL/$1, else the common one
-zfile() { if [ -e "$ZDIR/$KERNEL/$1" ]; then echo "$ZDIR/$KERNEL/$1"; else echo "$ZDIR/$1"; fi; }
+# the file $1 of a patch for this kernel: integration/zoo/$KERNEL/$1, else for a
+# stock kernel zoo/debian/$1 then zoo/$KBASE/$1 (its source's), else the common one
+zfile() {
+	local d
+	for d in "$KERNEL" ${KSTOCK:+debian "$KBASE"}; do
+		[ -e "$ZDIR/$d/$1" ] && { echo "$ZDIR/$d/$1"; return; }
+	done
+	echo "$ZDIR/$1"
+}
 
 tests=()
 for f in "$ZDIR"/[0-9][0-9]-*.patch; do
@@ -110,7 +123,11 @@ for t in "${tests[@]}"; do
 	mkdir -p "$OUT/$t"
 	blog=$OUT/$t/build.log
 	b0=$(date +%s.%N)
-	"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" "$(zfile "$t.patch")" > "$blog" 2>&1
+	if [ -n "${KSTOCK:-}" ]; then	# a stock kernel: kpatch-build finds all by itself
+		"$KPB" --kernel "$KSTOCK" -o "$OUT/$t" -n "$name" "$(zfile "$t.patch")" > "$blog" 2>&1
+	else
+		"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" "$(zfile "$t.patch")" > "$blog" 2>&1
+	fi
 	brc=$?
 	BSEC[$t]=$(printf '%.1f' "$(echo "$(date +%s.%N) - $b0" | bc)")
 	case $exp in
@@ -186,7 +203,8 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 			if [ -f "$(zfile "$t.guest")" ]; then g=$t.guest; mods+=(--file "$(zfile "$t.guest"):/files/$t.guest"); fi
 			tg=()
 			for m in ${TARGET[$t]}; do
-				tg+=("$(basename "$m" .ko)")
+				b=$(basename "$m"); b=${b%.xz}; b=${b%.zst}
+				tg+=("${b%.ko}")
 				case $seen in *" $m "*) ;; *) mods+=(--module "$m"); seen="$seen$m " ;; esac
 			done
 			echo "zoo_one $t livepatch-$name '$g' ${tg[*]}"
@@ -241,7 +259,11 @@ npass=$(printf '%s\n' "${ROWS[@]}" | grep -c ' PASS$')
 nfail=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
 nskip=${#SKIPS[@]}
 {
-	echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
+	if [ -n "${KSTOCK:-}" ]; then
+		echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), Debian's stock kernel $KSTOCK (linux-image-$KSTOCK $KSTOCK_VERSION, booted as shipped; kpatch-build --kernel, no kernel build)"
+	else
+		echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
+	fi
 	echo
 	echo "$header"
 	printf '%s\n' "${ROWS[@]}"

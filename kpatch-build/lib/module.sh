@@ -164,7 +164,10 @@ mod_replay() {	# $1: a target in $MOD; runs the command kbuild saved for it, in 
 }
 fast_relink() {
 	local m=$MOD/$MODNAME
-	[ "$(cfg DEBUG_INFO_BTF_MODULES)" != y ] && [ -f "$m.ko" ] && [ -f "$m.mod.c" ] || return 1
+	# (kbuild makes a module's BTF only against $KOBJ/vmlinux: a distribution's
+	# headers tree has none, and then the .ko link is all there is)
+	if [ "$(cfg DEBUG_INFO_BTF_MODULES)" = y ] && [ -f "$KOBJ/vmlinux" ]; then return 1; fi
+	[ -f "$m.ko" ] && [ -f "$m.mod.c" ] || return 1
 	cp -p "$m.mod.c" "$SCRATCH/mod.c.prev" || return 1
 	mod_replay "$m.o" && mod_replay "$MOD/Module.symvers" || return 1
 	if ! cmp -s "$m.mod.c" "$SCRATCH/mod.c.prev"; then

@@ -26,7 +26,8 @@ stock_wanted() {
 	[ -z "$OOT_MODULE" ] || return 1
 	[ -n "$STOCK_RELEASE" ] && return 0
 	[ -z "$SRCDIR$CONFIG$VMLINUX$KOBJ" ] || return 1
-	stock_image_version "$UNAME_R" >/dev/null 2>&1 || return 1
+	[ -f "$KPATCH_CACHE/stock/$UNAME_R/.image-version" ] ||
+		stock_image_version "$UNAME_R" >/dev/null 2>&1 || return 1
 	STOCK_RELEASE=$UNAME_R
 }
 
@@ -221,8 +222,12 @@ stock_inputs() {
 	SK=$KPATCH_CACHE/stock/$STOCK_RELEASE
 	mkdir -p "$SK/root" || die "cannot create $SK"
 	DWARF_UNITS=$(find_tool kpatch-dwarf-units) || die "kpatch-dwarf-units not found (run 'make' in the kpatch-ng tree)"
-	STOCK_VERSION=$(stock_image_version "$STOCK_RELEASE") ||
+	# (apt-cache takes a second or two: the answer is kept per release, as a
+	# release's packages keep their version)
+	STOCK_VERSION=$(cat "$SK/.image-version" 2>/dev/null) ||
+		STOCK_VERSION=$(stock_image_version "$STOCK_RELEASE") ||
 		die "no Debian kernel package linux-image-$STOCK_RELEASE (apt-cache knows none: a release like 6.1.0-57-amd64; 'apt-get update'?)"
+	echo "$STOCK_VERSION" > "$SK/.image-version"
 	case $STOCK_RELEASE in
 	[0-9]*.[0-9]*) STOCK_MAJMIN=$(echo "$STOCK_RELEASE" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/') ;;
 	*) die "cannot read a kernel version from the release '$STOCK_RELEASE'" ;;
