@@ -2,7 +2,8 @@
 # Every test of the project, as `make check` runs it: the differ's own cases
 # and the real-kernel corpus with the ASan/UBSan build, the fuzz smoke run,
 # klp-convert, kpatch-build, real-kernel differ checks, the boot-tested suites
-# on both reference kernels and on ppc64le and s390x, the farm and the package.
+# on both reference kernels, on Debian's two stock kernels as shipped and on
+# ppc64le and s390x, the farm and the package.
 # Each suite ends with "N passed, N failed"; this script adds them up.
 #
 # The suites run in two lanes at once (LANES=1: one after the other). Most of
@@ -10,8 +11,9 @@
 # the second core has room; the kernel builds still run one at a time (the
 # machine-wide lock of integration/kernel-cache.sh and kpatch-build). Lane 1:
 # the first kernel of KERNELS, the tool suites and that kernel's suites, then the
-# farm, the runtime manager and the package. Lane 2: the other kernels and their
-# suites, then ppc64le and s390x. Every suite writes its own test/out directory
+# farm, the runtime manager and the package, then Debian's stock 6.1. Lane 2: the
+# other kernels and their suites, then ppc64le and s390x, then Debian's stock 6.12
+# (SKIP_STOCK=1: no stock kernel). Every suite writes its own test/out directory
 # (keyed by kernel or architecture), so the lanes share nothing but the caches,
 # which are built for concurrent use (kpatch-build/README.md, "Cache").
 set -uo pipefail
@@ -90,6 +92,18 @@ kernel_suites() {
 	unset KERNEL
 }
 
+# Debian's stock kernel KERNEL=$1 (debian-6.1, debian-6.12), as shipped: its
+# packages downloaded once (cached), kpatch-build --kernel on the host (the
+# binary match, refusals, signing), then the patch suite and the zoo booted on it
+stock_suites() {
+	local k=$1
+	suite "kpatch-build-stock-$k" env KERNEL="$k" test/kpatch-build/stock.sh
+	if [ -z "${SKIP_INTEGRATION:-}" ] && [ -z "${SKIP_INTEGRATION_SUITE:-}" ]; then
+		suite "integration-$k" env KERNEL="$k" integration/suite.sh
+		suite "integration-zoo-$k" env KERNEL="$k" integration/zoo.sh
+	fi
+}
+
 # the differ, the ELF model, the fuzzer, klp-convert and kpatch-build
 tool_suites() {
 	suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
@@ -157,6 +171,7 @@ lane1() {
 	tool_suites
 	kernel_suites "${kernels[0]}"
 	ecosystem_suites
+	[ -n "${SKIP_STOCK:-}" ] || stock_suites debian-6.1
 }
 
 lane2() {
@@ -166,6 +181,7 @@ lane2() {
 		kernel_suites "$k"
 	done
 	cross_suites
+	[ -n "${SKIP_STOCK:-}" ] || stock_suites debian-6.12
 }
 
 if [ "$LANES" -ge 2 ]; then

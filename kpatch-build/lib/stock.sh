@@ -220,13 +220,13 @@ stock_inputs() {
 	STOCK=1
 	DEBS=$KPATCH_CACHE/debian/debs
 	SK=$KPATCH_CACHE/stock/$STOCK_RELEASE
-	mkdir -p "$SK/root" || die "cannot create $SK"
 	DWARF_UNITS=$(find_tool kpatch-dwarf-units) || die "kpatch-dwarf-units not found (run 'make' in the kpatch-ng tree)"
 	# (apt-cache takes a second or two: the answer is kept per release, as a
 	# release's packages keep their version)
 	STOCK_VERSION=$(cat "$SK/.image-version" 2>/dev/null) ||
 		STOCK_VERSION=$(stock_image_version "$STOCK_RELEASE") ||
 		die "no Debian kernel package linux-image-$STOCK_RELEASE (apt-cache knows none: a release like 6.1.0-57-amd64; 'apt-get update'?)"
+	mkdir -p "$SK/root" || die "cannot create $SK"
 	echo "$STOCK_VERSION" > "$SK/.image-version"
 	case $STOCK_RELEASE in
 	[0-9]*.[0-9]*) STOCK_MAJMIN=$(echo "$STOCK_RELEASE" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/') ;;

@@ -1,0 +1,83 @@
+#!/bin/bash
+# test/kpatch-build/stock.sh: kpatch-build on Debian's stock kernel, host side.
+#
+#   KERNEL=debian-6.1|debian-6.12 test/kpatch-build/stock.sh
+#
+# The release Debian's meta package names (integration/kernel-cache.sh unpacks its
+# image and runs kpatch-build --kernel RELEASE --fetch):
+#   - a one-file patch builds with --kernel and no other option, building only its
+#     object, and the module's vermagic is the release's;
+#   - the rebuilt originals are held to the shipped binary: with one option of
+#     Debian's config flipped (-c), a patch is refused naming what differs: the
+#     compiler flags (CONFIG_STACKPROTECTOR_STRONG off: -fstack-protector) or,
+#     with the same flags, the changed function's code (CONFIG_ZSWAP off changes
+#     meminfo_proc_show); without the check both would build a module diffed
+#     against code the kernel does not run;
+#   - refusals before anything is built: a release apt does not know, a kbuild
+#     tree of another release (-k), --sign-key without --sign-cert;
+#   - signing with the user's own key and certificate (--sign-key/--sign-cert).
+# Last line "N passed, N failed".
+set -uo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+export KERNEL=${KERNEL:-debian-6.1}
+OUT=$ROOT/test/out/kpatch-build-stock/$KERNEL
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "kpatch-build-stock: PASS $KERNEL $1"; }
+ko() { fail=$((fail + 1)); echo "kpatch-build-stock: FAIL $KERNEL $1: $2"; }
+finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
+# expect NAME WANT-EXIT REGEX LOG: kpatch-build exited WANT-EXIT with REGEX in LOG
+expect() {
+	local name=$1 want=$2 re=$3 rc=$4 log=$5
+	if [ "$rc" -eq "$want" ] && grep -qE -- "$re" "$log"; then ok "$name: $(grep -m1 -E -- "$re" "$log" | cut -c1-200)"
+	else ko "$name" "exit $rc (want $want), no /$re/ in $log: $(grep -m1 'error' "$log" || tail -n1 "$log")"; fi
+}
+
+mkdir -p "$(dirname "$OUT")"
+env=$("$ROOT/integration/kernel-cache.sh" --print-env 2>"$OUT.kc.log") || {
+	ko kernel "integration/kernel-cache.sh failed: $(tail -n1 "$OUT.kc.log")"; finish; }
+eval "$env"
+make -C "$ROOT" -s all >/dev/null || { ko tools "make failed"; finish; }
+KPB=$ROOT/kpatch-build/kpatch-build
+rm -rf "$OUT"; mkdir -p "$OUT"
+
+# 1. zero configuration but the release
+"$KPB" --kernel "$KSTOCK" -n cmdline -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/cmdline.log" 2>&1
+expect build 0 'rebuilt originals match' $? "$OUT/cmdline.log"
+vm=$(modinfo -F vermagic "$OUT/livepatch-cmdline.ko" 2>/dev/null)
+case $vm in "$KSTOCK "*) ok "vermagic $vm" ;; *) ko vermagic "'$vm', not $KSTOCK" ;; esac
+
+# 2. the binary match, with Debian's config and one option flipped
+flipped() {	# OPTION: Debian's config with CONFIG_OPTION off
+	sed "s/^CONFIG_$1=.*/# CONFIG_$1 is not set/" "$KOBJ/.config" > "$OUT/config-no-$1"
+	echo "$OUT/config-no-$1"
+}
+"$KPB" --kernel "$KSTOCK" -c "$(flipped STACKPROTECTOR_STRONG)" -n flags -o "$OUT" \
+	"$ROOT/examples/cmdline.patch" > "$OUT/flags.log" 2>&1
+expect "refused: flags differ" 2 'cannot be live-patched: fs/proc/cmdline.c: rebuilt with another compiler or flags.*-fstack-protector' $? "$OUT/flags.log"
+"$KPB" --kernel "$KSTOCK" -c "$(flipped ZSWAP)" -n code -o "$OUT" \
+	"$ROOT/integration/patches/01-proc-meminfo.patch" > "$OUT/code.log" 2>&1
+expect "refused: code differs" 2 "cannot be live-patched: meminfo_proc_show: the rebuilt original is not $KSTOCK's" $? "$OUT/code.log"
+
+# 3. refusals before any build
+"$KPB" --kernel 6.1.0-999-amd64 -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/norel.log" 2>&1
+expect "unknown release" 1 'no Debian kernel package linux-image-6.1.0-999-amd64' $? "$OUT/norel.log"
+other=$(mktemp -d "$OUT/kbuild.XXXXXX")
+cp -a "$KOBJ/." "$other/"
+sed -i 's/#define UTS_RELEASE ".*"/#define UTS_RELEASE "6.1.0-0-amd64"/' "$other/include/generated/utsrelease.h"
+"$KPB" --kernel "$KSTOCK" -k "$other" -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/release.log" 2>&1
+expect "another release's kbuild tree" 1 "is kernel release '6.1.0-0-amd64', not $KSTOCK" $? "$OUT/release.log"
+rm -rf "$other"
+"$KPB" --kernel "$KSTOCK" --sign-key /dev/null -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/signarg.log" 2>&1
+expect "--sign-key alone" 1 'sign-key and --sign-cert go together' $? "$OUT/signarg.log"
+
+# 4. signed with the user's own key
+openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -subj "/CN=kpatch-ng test key/" \
+	-outform PEM -keyout "$OUT/key.pem" -out "$OUT/cert.pem" > /dev/null 2>&1
+KPATCH_SIGN_KEY=$OUT/key.pem KPATCH_SIGN_CERT=$OUT/cert.pem \
+	"$KPB" --kernel "$KSTOCK" -n signed -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/signed.log" 2>&1
+rc=$?
+signer=$(modinfo -F signer "$OUT/livepatch-signed.ko" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "$signer" = "kpatch-ng test key" ]; then ok "signed with the user's key (signer: $signer)"
+else ko signed "exit $rc, signer '$signer' (log $OUT/signed.log)"; fi
+finish
