@@ -81,10 +81,12 @@ with_deps() {
 }
 
 # the file $1 of a patch for this kernel: integration/zoo/$KERNEL/$1, else for a
-# stock kernel zoo/debian/$1 then zoo/$KBASE/$1 (its source's), else the common one
+# stock kernel zoo/debian/$1, then for a .patch zoo/$KBASE/$1 (its source's: the
+# reference kernel's expectations are about its own config), else the common one
 zfile() {
-	local d
-	for d in "$KERNEL" ${KSTOCK:+debian "$KBASE"}; do
+	local d base=
+	case $1 in *.patch) base=${KBASE:-} ;; esac
+	for d in "$KERNEL" ${KSTOCK:+debian $base}; do
 		[ -e "$ZDIR/$d/$1" ] && { echo "$ZDIR/$d/$1"; return; }
 	done
 	echo "$ZDIR/$1"
