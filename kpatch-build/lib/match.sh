@@ -3,13 +3,17 @@
 #
 # A self-built kernel's original objects are its own build's. A stock kernel's
 # are rebuilt here from its source and configuration, and a live patch is only
-# right if they are what the distribution shipped: the same compiler with the
-# same code-generating flags (DW_AT_producer of the object's compilation unit in
-# the -dbg binary, -ffunction-sections -fdata-sections aside), and the changed
-# functions of the same size and bytes apart from relocations
-# (kpatch-binary-match against the -dbg vmlinux or debug module). Anything else
-# (a compiler update, a configuration that drifted, another source) is refused
-# naming the object and the difference, before a module is built.
+# right if they are what the distribution shipped. Each original with a change is
+# compiled once more with its exact shipped command (the diffing objects'
+# -ffunction-sections -fdata-sections left out: with them, the assembler cannot
+# shorten a jump to a function of the same section, so the code differs in
+# size). That object must have the shipped compiler and code-generating flags
+# (DW_AT_producer of its compilation unit in the -dbg binary), and its changed
+# functions the shipped size and bytes apart from relocated fields and
+# jump-label sites (kpatch-binary-match against the -dbg vmlinux or debug
+# module). Anything else (a compiler update, a configuration that drifted,
+# another source) is refused naming the object and the difference, before a
+# module is built.
 
 # the flags of a producer string that do not change the code the way they
 # affect the comparison: the diffing build's own
@@ -21,6 +25,22 @@ match_producer_norm() {
 		out+="$f "
 	done
 	echo "${out% }"
+}
+
+# object $1 compiled with its shipped command, in a symlink farm of the
+# original tree: prints its path
+match_exact_object() {
+	local o=$1 cmd occ W=$SCRATCH/exact d
+	cmd=$(obj_cmd "$o")
+	occ=${cmd%% -Wp,-MMD,*}
+	[ -n "$cmd" ] && [ "$occ" != "$cmd" ] || return 1
+	cmd="$CC_CMD ${cmd#"$occ" }"
+	case $cmd in *" $TARGETED_KCFLAGS "*) ;; *) return 1 ;; esac
+	cmd=${cmd//" $TARGETED_KCFLAGS "/ }
+	d=$(dirname "$o"); [ "$d" = . ] && d=
+	wdir "$d" || return 1
+	echo "+ (cd $W && $cmd)" >> "$LOG"
+	(cd "$W" && sh -c "$cmd") >> "$LOG" 2>&1 && [ -f "$W/$o" ] && echo "$W/$o"
 }
 
 # the producer of source $2 in the shipped units of parent $1
@@ -43,7 +63,7 @@ match_producer_diff() {
 
 binary_match() {
 	[ "${STOCK:-0}" = 1 ] || return 0
-	local o orig_o patched_o p src mine theirs shipped funcs n=0 nf=0 out bad
+	local o orig_o patched_o p src mine theirs shipped funcs n=0 nf=0 out bad exact
 	BINMATCH=$(find_tool kpatch-binary-match) || fail "kpatch-binary-match not found (run 'make' in the kpatch-ng tree)"
 	step "holding the rebuilt originals to $STOCK_RELEASE's binaries"
 	while read -r o orig_o patched_o p; do
@@ -53,8 +73,9 @@ binary_match() {
 		# the compiler and its flags
 		theirs=$(match_shipped_producer "$p" "$src")
 		[ -n "$theirs" ] || refuse "$o" "$src" "no compilation unit of $src in $STOCK_RELEASE's $p (-dbg): the object is not the shipped one's"
-		mine=$("$DWARF_UNITS" "$orig_o" 2>/dev/null | awk -F'\t' -v s="/$src" '{ n = "/" $2 } substr(n, length(n) - length(s) + 1) == s { print $3; exit }')
-		[ -n "$mine" ] || fail "cannot read the compilation unit of $orig_o"
+		exact=$(match_exact_object "$o") || fail "$o: compiling it with its shipped flags (no $TARGETED_KCFLAGS) failed"
+		mine=$("$DWARF_UNITS" "$exact" 2>/dev/null | awk -F'\t' -v s="/$src" '{ n = "/" $2 } substr(n, length(n) - length(s) + 1) == s { print $3; exit }')
+		[ -n "$mine" ] || fail "cannot read the compilation unit of $exact"
 		if [ "$(match_producer_norm "$mine")" != "$(match_producer_norm "$theirs")" ]; then
 			refuse "$o" "$src" "rebuilt with another compiler or flags than $STOCK_RELEASE's $p ($(match_producer_diff "$(match_producer_norm "$mine")" "$(match_producer_norm "$theirs")")): a compiler update or another configuration?"
 		fi
@@ -64,8 +85,8 @@ binary_match() {
 		if [ "$p" = vmlinux ]; then shipped=$VMLINUX
 		else shipped=$(stock_module_file "${p//-/_}") || fail "no debug module $p of $STOCK_RELEASE"
 		fi
-		echo "+ $BINMATCH $orig_o $shipped ${funcs[*]}" >> "$LOG"
-		bad=$("$BINMATCH" "$orig_o" "$shipped" "${funcs[@]}" 2>&1)
+		echo "+ $BINMATCH $exact $shipped ${funcs[*]}" >> "$LOG"
+		bad=$("$BINMATCH" "$exact" "$shipped" "${funcs[@]}" 2>&1)
 		case $? in
 		0) ;;
 		2) refuse "$o" "$(head -n1 <<< "$bad" | cut -d: -f1)" "the rebuilt original is not $STOCK_RELEASE's: $(head -n1 <<< "$bad" | cut -d: -f2- | sed 's/^ //') (another configuration, compiler or source than the shipped kernel's)" ;;

@@ -122,8 +122,8 @@ stock_units_vmlinux() {
 
 # compilation units of every debug module: "<module path><TAB><source><TAB><producer>"
 # in $SK/units.modules (module path relative to lib/modules/<release>/); one
-# pass over the whole debug package, then only the debug modules of $1 (space
-# separated sources) are kept
+# pass over the whole debug package, then only the debug modules of the sources
+# listed in file $1 are kept
 stock_units_modules() {
 	local want=$1 tmp=$SK/dbg.tmp mdir
 	[ -s "$SK/units.modules" ] && return 0
@@ -147,9 +147,9 @@ stock_units_modules() {
 	rm -rf "$tmp"
 }
 
-# the module paths whose units compile one of the sources $1 (space separated)
+# the module paths whose units compile one of the sources listed in file $1
 stock_modules_of() {
-	awk -F'\t' -v want=" $1 " 'index(want, " " $2 " ") { print $1 }' "$SK/units.modules" | sort -u
+	awk -F'\t' 'NR == FNR { want[$0] = 1; next } ($2 in want) { print $1 }' "$1" "$SK/units.modules" | sort -u
 }
 
 # the debug module file of module NAME (as the kernel names it: '-' is '_'),

@@ -60,13 +60,13 @@ targeted_prepare() {
 
 # ---------------------------------------------------------------- which sources
 # the parent of each compiled source: "<source> <parent>" lines (vmlinux, or a
-# module name) for the sources of $1 (space separated) that some unit compiles
+# module name) for the sources listed in file $1 (one a line) that a unit compiles
 targeted_parents() {
-	local want=" $1 "
-	awk -F'\t' -v want="$want" 'index(want, " " $1 " ") && !seen[$1]++ { print $1, "vmlinux" }' "$SK/units.vmlinux"
+	awk -F'\t' 'NR == FNR { want[$0] = 1; next } ($1 in want) && !seen[$1]++ { print $1, "vmlinux" }' \
+		"$1" "$SK/units.vmlinux"
 	[ -s "$SK/units.modules" ] || return 0
-	awk -F'\t' -v want="$want" 'index(want, " " $2 " ") && !seen[$2]++ {
-		m = $1; sub(/.*\//, "", m); sub(/\.ko$/, "", m); print $2, m }' "$SK/units.modules"
+	awk -F'\t' 'NR == FNR { want[$0] = 1; next } ($2 in want) && !seen[$2]++ {
+		m = $1; sub(/.*\//, "", m); sub(/\.ko$/, "", m); print $2, m }' "$1" "$SK/units.modules"
 }
 
 # the include index of the source tree: "<file><TAB>=<path>" for a quoted include
@@ -95,9 +95,15 @@ targeted_include_index() {
 }
 
 # every file of the tree that includes one of the files $1 (space separated),
-# directly or through other files: the textual include closure
+# directly or through other files: the textual include closure. Files of
+# another architecture (arch/sh/include/asm/elf.h includes linux/utsname.h, and
+# every "asm/elf.h" would match it) and of the build tools are never part of
+# this kernel's compiles, so the closure does not go through them.
 targeted_includers() {
-	awk -F'\t' -v start="$1" '
+	awk -F'\t' -v start="$1" -v karch="$KB_KARCH" '
+	function foreign(f) {
+		return (f ~ /^arch\// && index(f, "arch/" karch "/") != 1) || f ~ /^(tools|scripts|Documentation|usr)\//
+	}
 	{
 		r = substr($2, 2)
 		if (substr($2, 1, 1) == "=") exact[r] = exact[r] SUBSEP $1
@@ -105,10 +111,10 @@ targeted_includers() {
 	}
 	function add(list,   n, a, i) {
 		n = split(list, a, SUBSEP)
-		for (i = 2; i <= n; i++) if (!(a[i] in seen)) { seen[a[i]] = 1; queue[++qn] = a[i] }
+		for (i = 2; i <= n; i++) if (!(a[i] in seen) && !foreign(a[i])) { seen[a[i]] = 1; queue[++qn] = a[i] }
 	}
 	END {
-		qn = split(start, queue, " ")
+		qn = split(start, queue, " "); ns = qn
 		for (i = 1; i <= qn; i++) seen[queue[i]] = 1
 		for (qi = 1; qi <= qn; qi++) {
 			t = queue[qi]
@@ -119,7 +125,7 @@ targeted_includers() {
 				j = index(s, "/"); if (!j) break
 				s = substr(s, j + 1)
 			}
-			if (qi > split(start, tmp, " ")) print t
+			if (qi > ns) print t
 		}
 	}' "$INCLUDES"
 }
@@ -137,11 +143,12 @@ targeted_targets() {
 	stock_units_vmlinux
 	: > "$SCRATCH/targets"
 	if [ ${#srcs[@]} -gt 0 ]; then
-		targeted_parents "${srcs[*]}" > "$SCRATCH/targets.src"
+		printf '%s\n' "${srcs[@]}" > "$SCRATCH/srcs"
+		targeted_parents "$SCRATCH/srcs" > "$SCRATCH/targets.src"
 		# a .c file vmlinux does not compile: a module's, or one others include
 		if [ "$(wc -l < "$SCRATCH/targets.src")" -lt ${#srcs[@]} ]; then
-			stock_units_modules "${srcs[*]}"
-			targeted_parents "${srcs[*]}" > "$SCRATCH/targets.src"
+			stock_units_modules "$SCRATCH/srcs"
+			targeted_parents "$SCRATCH/srcs" > "$SCRATCH/targets.src"
 		fi
 		for f in "${srcs[@]}"; do
 			grep -q "^$f " "$SCRATCH/targets.src" || incl+=("$f")
@@ -152,9 +159,9 @@ targeted_targets() {
 		local t0=$SECONDS
 		step "finding the objects that include ${incl[*]}"
 		targeted_include_index
-		stock_units_modules "$(targeted_includers "${incl[*]}" | grep '\.c$' | paste -sd' ')"
 		targeted_includers "${incl[*]}" | grep '\.c$' > "$SCRATCH/includers"
-		targeted_parents "$(paste -sd' ' "$SCRATCH/includers")" > "$SCRATCH/targets.incl"
+		stock_units_modules "$SCRATCH/includers"
+		targeted_parents "$SCRATCH/includers" > "$SCRATCH/targets.incl"
 		n=$(wc -l < "$SCRATCH/targets.incl")
 		info "$(wc -l < "$SCRATCH/includers") source file(s) include them textually, $n of them compiled in $STOCK_RELEASE ($((SECONDS - t0))s)"
 		cat "$SCRATCH/targets.incl" >> "$SCRATCH/targets"
