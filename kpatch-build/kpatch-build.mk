@@ -40,5 +40,6 @@ install-kpatch-build: kpatch-build-tools
 	install -m 755 $(KPB_DIR)/kpatch-build $(KPB_DIR)/kpatch-cc \
 		$(KPB_DIR)/kpatch-struct-sizes $(KPB_DIR)/kpatch-dwarf-units \
 		$(KPB_DIR)/kpatch-binary-match $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
-	install -m 644 $(KPB_DIR)/lib/*.sh $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib/
+	install -m 644 $(KPB_DIR)/lib/*.sh $(KPB_DIR)/lib/*.awk $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib/
+	install -m 644 $(KPB_DIR)/report-schema.json $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
 	ln -sf ../libexec/kpatch-ng/kpatch-build $(DESTDIR)$(PREFIX)/bin/kpatch-build

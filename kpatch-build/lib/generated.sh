@@ -88,7 +88,7 @@ gen_check() {
 	local i tgt src diffl W=$SCRATCH/gen
 	for i in "${!GPIDS[@]}"; do
 		tgt=${GTARGETS[$i]} src=${GSRCS[$i]}
-		if ! wait "${GPIDS[$i]}"; then
+		if ! wait_pid "${GPIDS[$i]}"; then
 			sed "s|$OVL/||g" "${GLOGS[$i]}" >> "$LOG"
 			die "$src: the build's step that generates $tgt fails with the patch: $(sed "s|$OVL/||g" "${GLOGS[$i]}" | grep -m1 -iE 'error|modified' || tail -n1 "${GLOGS[$i]}")"
 		fi

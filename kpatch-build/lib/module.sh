@@ -202,7 +202,7 @@ strip_objtool_sections() {
 build_module() {
 	step "building $MODNAME.ko (${#DIFFED[@]} object(s)) against $KOBJ"
 	if [ -n "${PREBUILD_PID:-}" ]; then
-		wait "$PREBUILD_PID"; rc=$?
+		wait_pid "$PREBUILD_PID"; rc=$?
 		cat "$SCRATCH/prebuild.log" >> "$LOG"
 		# a failed prebuild only costs the fast path: make below reports real errors
 		[ $rc -eq 0 ] || { echo "(prebuild failed, exit $rc)" >> "$LOG"; PREBUILD_PID=; }

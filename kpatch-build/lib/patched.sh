@@ -222,8 +222,21 @@ replay_compile() {
 	while :; do
 		n=0; for pid in "${CPIDS[@]}"; do kill -0 "$pid" 2>/dev/null && n=$((n + 1)); done
 		[ $n -ge "$JOBS" ] || break
-		wait -n	# (statuses stay available to the "wait PID" below)
+		reap_one
 	done
+}
+# "wait -n" takes the status of the job it reaps: a later "wait PID" of that job
+# finds no child and says 127. reap_one keeps each status it takes, wait_pid
+# looks there first (a patch of 300 objects lost 4 compiles' statuses so).
+declare -gA JOB_STATUS=()
+reap_one() {
+	local p= st
+	wait -n -p p; st=$?
+	[ -z "$p" ] || JOB_STATUS[$p]=$st
+}
+wait_pid() {
+	if [ -n "${JOB_STATUS[$1]+set}" ]; then return "${JOB_STATUS[$1]}"; fi
+	wait "$1"
 }
 
 build_patched() {
@@ -264,7 +277,7 @@ build_patched() {
 	i=0
 	STEP_LINE=$(wc -l < "$LOG")	# a failure shows the compiler's output, not the commands
 	for o in "${COBJS[@]}"; do
-		wait "${CPIDS[$i]}" || bad+=("$o")
+		wait_pid "${CPIDS[$i]}" || bad+=("$o")
 		# paths in the private overlay read as source-relative paths
 		grep -v "^objtool: Can't open" "${CLOGS[$i]}" | sed "s|$OVL/||g" >> "$LOG"
 		i=$((i + 1))
