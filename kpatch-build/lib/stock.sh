@@ -152,6 +152,20 @@ stock_modules_of() {
 	awk -F'\t' 'NR == FNR { want[$0] = 1; next } ($2 in want) { print $1 }' "$1" "$SK/units.modules" | sort -u
 }
 
+# the debug modules of the sources listed in file $1, unpacked in one pass over
+# the package for all that are missing (one per module would stream it each time)
+stock_fetch_modules() {
+	local m missing=()
+	[ -s "$SK/units.modules" ] || return 0
+	for m in $(stock_modules_of "$1"); do
+		[ -f "$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$m" ] ||
+			missing+=("./usr/lib/debug/lib/modules/$STOCK_RELEASE/$m")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	info "unpacking ${#missing[@]} debug module(s) from linux-image-$STOCK_RELEASE-dbg"
+	stock_dbg_tar --occurrence=1 "${missing[@]}"
+}
+
 # the debug module file of module NAME (as the kernel names it: '-' is '_'),
 # unpacked when missing
 stock_module_file() {

@@ -166,6 +166,9 @@ targeted_targets() {
 		info "$(wc -l < "$SCRATCH/includers") source file(s) include them textually, $n of them compiled in $STOCK_RELEASE ($((SECONDS - t0))s)"
 		cat "$SCRATCH/targets.incl" >> "$SCRATCH/targets"
 	fi
+	# the debug modules of the module objects, in one pass
+	awk '$2 != "vmlinux" { print $1 }' "$SCRATCH/targets" > "$SCRATCH/module-srcs"
+	stock_fetch_modules "$SCRATCH/module-srcs"
 	# source -> object
 	sort -u "$SCRATCH/targets" | awk '{ o = $1; sub(/\.c$/, ".o", o); print o, $1, $2 }' > "$SCRATCH/targets.obj"
 }
