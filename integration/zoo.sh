@@ -111,7 +111,7 @@ KPB=$ROOT/kpatch-build/kpatch-build
 rm -rf "$OUT"; mkdir -p "$OUT"
 
 declare -A EXP BUILD BSEC KO TARGET
-FAILS=() SKIPS=()
+FAILS=() GFAILS=() SKIPS=()
 for t in "${tests[@]}"; do
 	name=${t#[0-9][0-9]-}
 	exp=ok
@@ -222,8 +222,10 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 		"$KBZIMAGE" "$gs" ${mods[@]+"${mods[@]}"} > "$OUT/run.out" 2>&1
 	grc=$?
 	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)
-	grep -q '^KPTEST-END' <<<"$markers" || FAILS+=("guest: no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)")
-	grep -qE 'Oops|Kernel panic|general protection' "$GLOG" && FAILS+=("guest: the kernel oopsed or panicked (log $GLOG)")
+	# the guest's own failures come last in the output, with the end of its
+	# log: a suite runner shows only the tail of a failed suite's output
+	grep -q '^KPTEST-END' <<<"$markers" || GFAILS+=("guest: no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)")
+	grep -qE 'Oops|Kernel panic|general protection' "$GLOG" && GFAILS+=("guest: the kernel oopsed or panicked (log $GLOG)")
 fi
 
 st() {	# st TEST CHECK: ok / FAIL / -
@@ -280,8 +282,14 @@ nskip=${#SKIPS[@]}
 echo
 cat "$OUT/results.txt"
 echo "zoo: table written to $OUT/results.txt"
-if [ ${#FAILS[@]} -gt 0 ]; then
-	for f in "${FAILS[@]}"; do echo "zoo: FAIL $f"; done >&2
+if [ ${#FAILS[@]} -gt 0 ] || [ ${#GFAILS[@]} -gt 0 ]; then
+	for f in ${FAILS[@]+"${FAILS[@]}"}; do echo "zoo: FAIL $f"; done >&2
+	if [ ${#GFAILS[@]} -gt 0 ]; then
+		echo "zoo: run-guest said: $(tail -n 3 "$OUT/run.out" | tr '\n' '|')" >&2
+		echo "zoo: the guest log ends:" >&2
+		tail -n 12 "$GLOG" 2>/dev/null | sed 's/^/   | /' >&2
+		for f in "${GFAILS[@]}"; do echo "zoo: FAIL $f"; done >&2
+	fi
 	exit 1
 fi
 exit 0
