@@ -12,7 +12,8 @@
 # includes it, textually, through any chain of headers (the include index of the
 # tree, made once per source). The preprocessor's dependency lists of the objects
 # built then confirm which ones really include it (find_affected). Each rebuilt
-# original is held to the shipped binary (binary_match, after the diff).
+# original is held to the shipped binary (binary_match: once the differ has named
+# the changed functions, before a module is built).
 
 TARGETED_RECIPE=1
 TARGETED_KCFLAGS="-ffunction-sections -fdata-sections"
@@ -42,7 +43,7 @@ targeted_make() {	# make in the prepared tree, output to the build log
 		"$KERNELRELEASE_ARG" KCFLAGS="$TARGETED_KCFLAGS" "$@" >> "$ORIG/build.log" 2>&1
 }
 
-# olddefconfig + prepare, once per cache entry (under its lock)
+# olddefconfig + prepare, once per cache entry (under its exclusive lock)
 targeted_prepare() {
 	local t0=$SECONDS
 	[ -f "$ORIG/.prepared" ] && return 0
@@ -181,6 +182,12 @@ targeted_build_objects() {
 		[ -f "$OBJ/$o" ] || todo=$((todo + 1))
 	done < "$SCRATCH/targets.obj"
 	[ ${#objs[@]} -gt 0 ] || fail "the patch changes no object compiled in $STOCK_RELEASE (files: ${CHANGED_FILES[*]})"
+	if [ $todo -gt 0 ] && [ "$LOCK_MODE" = -s ]; then
+		# building writes the tree: alone (readers of other objects wait)
+		lock_wait -x; LOCK_MODE=-x
+		todo=0
+		for o in "${objs[@]}"; do [ -f "$OBJ/$o" ] || todo=$((todo + 1)); done
+	fi
 	if [ $todo -eq 0 ]; then
 		step "building original objects (cached: ${#objs[@]} in $OBJ)"
 	else
@@ -210,10 +217,16 @@ targeted_original() {
 	targeted_key
 	mkdir -p "$KB_CACHE/targeted"
 	exec {LOCK_FD}>>"$KB_CACHE/targeted/$CACHE_KEY.lock"
-	flock "$LOCK_FD"
-	targeted_prepare
+	# shared while the tree is only read (a warm run: prepared, its objects
+	# built), exclusive while it is written (flock converts the lock in place)
+	LOCK_MODE=-s
+	lock_wait -s
+	if [ ! -f "$ORIG/.prepared" ]; then
+		lock_wait -x; LOCK_MODE=-x
+		targeted_prepare
+	fi
 	targeted_targets
 	targeted_build_objects
-	flock -s "$LOCK_FD"
+	[ "$LOCK_MODE" = -s ] || flock -s "$LOCK_FD"
 	ORIG_CC=$CC_CMD
 }
