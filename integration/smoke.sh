@@ -42,10 +42,10 @@ echo "smoke: $KP_ARCH kernel $KVER ready in $((t1 - t0))s (cached build took ${K
 # x86_64 keeps the names it always had; other architectures get their own
 sfx=; [ "$KP_ARCH" = x86_64 ] || sfx=-$KP_ARCH
 
-ko=$("$HERE/build-extmod.sh" "$HERE/smoke/extmod" "$KPATCH_CACHE/extmod/$KERNEL/kptest_smoke$sfx")
+ko=$("$HERE/build-extmod.sh" "$HERE/smoke/extmod" "${KPATCH_OUT:-$ROOT/test/out}/smoke/$KERNEL/kptest_smoke$sfx")
 echo "smoke: out-of-tree module built against $KOBJ: $ko"
 
-logdir=$KPATCH_CACHE/logs/$KERNEL
+logdir=${KPATCH_OUT:-$ROOT/test/out}/smoke/$KERNEL	# (per checkout)
 "$HERE/run-guest.sh" --timeout "$tmo" --log "$logdir/smoke$sfx.log" \
 	"$KBZIMAGE" "$HERE/smoke/livepatch-sample.sh" \
 	"$KOBJ/samples/livepatch/livepatch-sample.ko" \

@@ -4,6 +4,11 @@
 # loaded in ONE boot.
 #
 #   integration/zoo.sh [--only NN[,NN...]] [--timeout SECS] [--no-boot] [--list]
+#                      [--dir DIR --out DIR --title TEXT]
+#
+# --dir: the patches (and their .expect/.guest/.check files) are DIR's, not
+# integration/zoo/'s (the stable-fix suite's generated patches); --out: the
+# results directory; --title: the table's first words.
 #
 # For every integration/zoo/NN-name.patch, on the reference kernel KERNEL selects (6.1
 # default, 6.12); a file of the same name in integration/zoo/$KERNEL/ replaces the
@@ -36,6 +41,7 @@ ROOT=$(cd "$HERE/.." && pwd)
 ZDIR=$HERE/zoo
 export KERNEL=${KERNEL:-6.1}
 OUT=${KPATCH_OUT:-$ROOT/test/out}/zoo/$KERNEL
+TITLE="kpatch-ng patch zoo"
 ONLY='' QTMO='' BOOT=1 LIST=0
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -43,6 +49,9 @@ while [ $# -gt 0 ]; do
 	--timeout) QTMO=${2:?}; shift ;;
 	--no-boot) BOOT=0 ;;
 	--list) LIST=1 ;;
+	--dir) ZDIR=$(cd "${2:?}" && pwd) || exit 2; shift ;;
+	--out) OUT=${2:?}; shift ;;
+	--title) TITLE=${2:?}; shift ;;
 	-h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
 	*) echo "zoo: unknown argument $1 (see --help)" >&2; exit 2 ;;
 	esac
@@ -126,9 +135,9 @@ for t in "${tests[@]}"; do
 	blog=$OUT/$t/build.log
 	b0=$(date +%s.%N)
 	if [ -n "${KSTOCK:-}" ]; then	# a stock kernel: kpatch-build finds all by itself
-		"$KPB" --kernel "$KSTOCK" -o "$OUT/$t" -n "$name" "$(zfile "$t.patch")" > "$blog" 2>&1
+		"$KPB" --kernel "$KSTOCK" -o "$OUT/$t" -n "$name" --report "$OUT/$t/report.json" "$(zfile "$t.patch")" > "$blog" 2>&1
 	else
-		"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" "$(zfile "$t.patch")" > "$blog" 2>&1
+		"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" --report "$OUT/$t/report.json" "$(zfile "$t.patch")" > "$blog" 2>&1
 	fi
 	brc=$?
 	BSEC[$t]=$(printf '%.1f' "$(echo "$(date +%s.%N) - $b0" | bc)")
@@ -264,9 +273,9 @@ nfail=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
 nskip=${#SKIPS[@]}
 {
 	if [ -n "${KSTOCK:-}" ]; then
-		echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), Debian's stock kernel $KSTOCK (linux-image-$KSTOCK $KSTOCK_VERSION, booted as shipped; kpatch-build --kernel, no kernel build)"
+		echo "$TITLE, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), Debian's stock kernel $KSTOCK (linux-image-$KSTOCK $KSTOCK_VERSION, booted as shipped; kpatch-build --kernel, no kernel build)"
 	else
-		echo "kpatch-ng patch zoo, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
+		echo "$TITLE, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
 	fi
 	echo
 	echo "$header"

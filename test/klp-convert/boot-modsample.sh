@@ -14,7 +14,7 @@ boot_kernel_env --qemu
 target=$KOBJ/samples/kobject/kobject-example.ko
 [ -f "$target" ] || skip "$target not built"
 
-out=$KPATCH_CACHE/klp-convert/modsample
+out=${KPATCH_OUT:-$ROOT/test/out}/klp-convert/modsample	# (per checkout: runs of two checkouts at once do not meet)
 rm -rf "$out"
 mkdir -p "$out"
 cp "$HERE/modsample/Makefile" "$HERE/modsample/livepatch-kobj.c" "$out/"
@@ -28,5 +28,5 @@ readelf -S --wide "$ko" | grep -E '\] \.klp\.rela\.kobject_example\.\.text ' | g
 readelf -s --wide "$ko" | grepq -E 'OS \[0xff20\] \.klp\.sym\.kobject_example\.foo,0$' ||
 	die "no .klp.sym.kobject_example.foo,0 (0xff20) in $ko"
 
-"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$KPATCH_CACHE/logs/klp-convert-modsample.log" \
+"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$out/guest.log" \
 	"$KBZIMAGE" "$HERE/guest-modsample.sh" "$ko" "$target"

@@ -28,7 +28,7 @@ done
 
 if [ $boot = 0 ]; then boot_kernel_env --no-qemu; else boot_kernel_env --qemu; fi
 
-out=$KPATCH_CACHE/klp-convert/sample
+out=${KPATCH_OUT:-$ROOT/test/out}/klp-convert/sample	# (per checkout: runs of two checkouts at once do not meet)
 [ $table = 1 ] || out=$out-no-table
 rm -rf "$out"
 mkdir -p "$out"
@@ -65,5 +65,5 @@ readelf -S --wide "$ko" | grep -E 'klp' | sed 's/^/    /'
 readelf -s --wide "$ko" | grep -E 'klp' | sed 's/^/    /'
 [ $boot = 1 ] || exit 0
 
-"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$KPATCH_CACHE/logs/klp-convert-sample.log" \
+"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$out/guest.log" \
 	"$KBZIMAGE" "$HERE/guest-sample.sh" "$ko"

@@ -14,7 +14,7 @@ boot_timeout_arg "$@"
 boot_kernel_env --qemu
 KLPC=${KLP_CONVERT:-$ROOT/klp-convert/klp-convert}
 
-out=$KPATCH_CACHE/klp-convert/template
+out=${KPATCH_OUT:-$ROOT/test/out}/klp-convert/template	# (per checkout: runs of two checkouts at once do not meet)
 rm -rf "$out"
 mkdir -p "$out/objs"
 cp "$HERE/template/"* "$out/objs/"
@@ -65,5 +65,5 @@ for v in tcmd: tnr:KPATCH_REPLACE=0; do
 		die "livepatch-$name.ko: no converted klp symbol"
 done
 
-"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$KPATCH_CACHE/logs/klp-convert-template.log" \
+"$ROOT/integration/run-guest.sh" --timeout "$tmo" --log "$out/guest.log" \
 	"$KBZIMAGE" "$HERE/guest-template.sh" "$out/livepatch-tcmd.ko" "$out/livepatch-tnr.ko"

@@ -44,7 +44,7 @@ s390x) machine='IBM S/390' entry=__s390x_sys_kp_six ;;
 esac
 # the kernel make of the tests must not see our ARCH: klp-module.mk finds its own
 unset ARCH CROSS_COMPILE
-out=$KPATCH_CACHE/klp-convert/cross-$KP_ARCH
+out=${KPATCH_OUT:-$ROOT/test/out}/klp-convert/cross-$KP_ARCH	# (per checkout)
 rm -rf "$out"
 mkdir -p "$out"
 is_arch() { readelf -h "$1" 2>/dev/null | grepq "Machine: *$machine"; }
