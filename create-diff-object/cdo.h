@@ -158,7 +158,6 @@ char *normalized_name(const char *name);
 bool similar_section_names(const char *a, const char *b);
 struct symbol *entity_at(const struct section *sec, uint64_t off);
 bool is_init_section(const struct section *sec);
-bool is_ignored_section_name(const char *name);
 bool is_debug_section(const struct section *sec);
 bool is_patch_source_section(const struct section *sec);
 
@@ -229,7 +228,6 @@ void special_sections(struct cdo *c);
 void callsite_sections(struct cdo *c);
 uint64_t infer_entry_size(struct section *sec, unsigned int owner_off,
 			  bool code_owner);
-void special_filter(struct cdo *c);
 
 /* klp.c */
 void klp_load(struct cdo *c);

@@ -1,0 +1,92 @@
+#!/bin/bash
+# Static checks of the C tools' structure, on a compile of their sources of
+# its own (-O0, into test/out/static; no build directory needed):
+#
+#   declarations  every function a header of the tools declares is defined
+#                 (gcc -aux-info lists the declarations with their header),
+#                 and every such header is compiled
+#
+# usage: run.sh. The last line is "N passed, N failed".
+set -uo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top" || exit 1
+out=$top/test/out/static
+rm -rf "$out"; mkdir -p "$out"
+pass=0 fail=0
+
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; sed 's/^/     /' "$2"; fail=$((fail + 1)); }
+
+# the library every tool links (libkp.a) and the programs built on it
+LIB=(lib/*.c arch/*.c arch/*/*.c)
+declare -A PROGRAMS=(
+	[create-diff-object]="$(echo create-diff-object/*.c)"
+	[klp-convert]="$(echo klp-convert/*.c)"
+	[kpatch-struct-sizes]=kpatch-build/struct-sizes.c
+	[kpatch-binary-match]=kpatch-build/binary-match.c
+	[kpatch-dwarf-units]=kpatch-build/dwarf-units.c
+	[elf-roundtrip]=test/elf/roundtrip.c
+	[mutate-run]=test/fuzz/mutate-run.c
+)
+# the headers of the tools (kmod/include's other headers are the kernel's side)
+HEADERS=(lib/*.h arch/*.h arch/*/*.h create-diff-object/*.h klp-convert/*.h
+	 kmod/include/kpatch-formats.h)
+
+obj() { echo "$out/obj/${1%.c}.o"; }
+# every source of the programs, one a line
+program_sources() { local p; for p in "${!PROGRAMS[@]}"; do tr ' ' '\n' <<<"${PROGRAMS[$p]}"; done; }
+
+compile() {
+	local src o rc=0 srcs
+
+	mapfile -t srcs < <(printf '%s\n' "${LIB[@]}"; program_sources)
+	for src in "${srcs[@]}"; do
+		o=$(obj "$src")
+		mkdir -p "$(dirname "$o")"
+		gcc -std=gnu11 -I. -D_GNU_SOURCE -O0 -w -c -o "$o" -MMD \
+			-aux-info "${o%.o}.aux" "$src" 2>>"$out/compile.log" || rc=1
+	done
+	return $rc
+}
+
+# function names of "/* FILE:LINE:NK */ decl;" lines of the .aux files
+aux_names() {
+	cat "$out"/obj/*.aux "$out"/obj/*/*.aux "$out"/obj/*/*/*.aux 2>/dev/null |
+		awk -v want="$1" 'match($0, /^\/\* [^ ]*:[0-9]+:[INO][CF] \*\//) {
+			hdr = substr($0, 4, RLENGTH - 6); kind = substr(hdr, length(hdr))
+			sub(/:[0-9]+:[INO][CF]$/, "", hdr); sub(/^\.\//, "", hdr)
+			rest = substr($0, RLENGTH + 1)
+			if (!match(rest, /[A-Za-z_][A-Za-z0-9_]* \(/)) next
+			name = substr(rest, RSTART, RLENGTH - 2)
+			if (want == "F" && kind == "F") print name
+			if (want == "C" && kind == "C") print name, hdr }' | sort -u
+}
+
+check_declarations() {
+	local log=$out/declarations.txt h
+
+	aux_names F > "$out/definitions.txt"
+	aux_names C | awk '$2 ~ /\.h$/ && $2 !~ /^\//' > "$out/declared.txt"
+	join -v 1 "$out/declared.txt" "$out/definitions.txt" |
+		awk '{ print $2 ": " $1 " is declared, and defined nowhere" }' | sort -u > "$log"
+	# a header may declare no function (list.h), but some source includes it
+	find "$out/obj" -name '*.d' -exec cat {} + | tr -s ' \134' '\n' |
+		sed -n 's|^\(\./\)\{0,1\}\([^/].*\.h\):\{0,1\}$|\2|p' | sort -u > "$out/included.txt"
+	for h in "${HEADERS[@]}"; do
+		grep -qxF "$h" "$out/included.txt" ||
+			echo "$h: no source of the tools includes it" >> "$log"
+	done
+	if [ -s "$log" ]; then bad "declarations: every function a header declares is defined" "$log"
+	else ok "declarations: every function a header declares is defined ($(wc -l < "$out/declared.txt") declarations)"; fi
+}
+
+if ! compile; then
+	bad "compile: the tools' sources" "$out/compile.log"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+check_declarations
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
