@@ -174,31 +174,8 @@ void correlate(struct cdo *c);
 
 /* compare.c */
 void compare(struct cdo *c);
-/* Relocations applying in [off, off+len) of @sec, sorted; returns count. */
-size_t relocs_in(const struct section *sec, uint64_t off, uint64_t len,
-		 struct reloc ***first);
-/* Where relocation @r points: an entity (and offset in it) or a section. */
-struct target {
-	struct symbol *sym;		/* entity, undefined symbol, or NULL */
-	struct section *sec;		/* anonymous section when sym is NULL */
-	int64_t off;			/* offset inside sym or sec */
-	int64_t addend;			/* addend relative to sym or sec start */
-};
-/* A relocation without a symbol (index 0) reaches nothing but its addend. */
-static inline bool is_no_target(const struct target *t)
-{
-	return !t->sym && !t->sec;
-}
-
-static inline const char *target_name(const struct target *t)
-{
-	return t->sym ? t->sym->name : t->sec ? t->sec->name : "(no symbol)";
-}
-
-void reloc_target(const struct cdo *c, const struct section *sec,
-		  const struct reloc *r, struct target *t);
-/* A target that is a .toc slot: what the slot points to instead. */
-void follow_slot(const struct cdo *c, struct target *t);
+/* compare.c's symbolic test of two targets (reloc-target.h) */
+struct target;
 bool targets_equal(const struct cdo *c, const struct target *a,
 		   const struct target *b);
 

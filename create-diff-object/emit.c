@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 struct piece {

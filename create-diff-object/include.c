@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)

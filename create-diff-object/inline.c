@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 /* enough for a real change; a function rewritten whole is not "inlined" */

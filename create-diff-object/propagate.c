@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 static void propagate_children(struct cdo *c)

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 static uint64_t entry_size(struct cdo *c, struct section *sec,

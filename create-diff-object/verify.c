@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 void refuse(struct cdo *c, const char *what, const char *fmt, ...)
