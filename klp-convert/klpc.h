@@ -54,11 +54,10 @@ char *klpc_obj_name(struct klpc *k, const char *what, const char *raw);
 void klpc_collect_objects(struct klpc *k);
 void klpc_free(struct klpc *k);
 
-/* --symtab OBJ=FILE */
+/* --symtab OBJ=FILE (symtab.c; klpc_free() frees the tables with the objects) */
 void klpc_load_symtab(struct klpc *k, const char *arg);
 /* Number of symbols named @name in @obj's symtab. */
 unsigned long klpc_symtab_count(const struct klp_obj *obj, const char *name);
-void klpc_free_symtab(struct klp_obj *obj);
 
 /* annotations and conversion */
 void klpc_read_annotations(struct klpc *k);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "klpc.h"
+#include "lib/ksymtab.h"
 #include "lib/util.h"
 
 void klpc_fail(const char *file, const char *what, const char *fmt, ...)
@@ -140,7 +141,7 @@ void klpc_free(struct klpc *k)
 		free(c);
 	}
 	list_for_each_entry_safe(obj, to, &k->obj_list, list) {
-		klpc_free_symtab(obj);
+		ksymtab_free(obj->symtab);
 		free(obj->name);
 		free(obj);
 	}
