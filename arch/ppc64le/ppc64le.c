@@ -10,7 +10,7 @@
  * relocation's target is its addend. Code is read little-endian.
  */
 #include <string.h>
-#include "arch/arch.h"
+#include "arch/common.h"
 
 /* R_PPC64_* and EM_PPC64 come from <elf.h> (through lib/elf.h) */
 #ifndef R_PPC64_REL24_NOTOC

@@ -2,16 +2,23 @@
 # Static checks of the C tools' structure, on a compile of their sources of
 # its own (-O0, into test/out/static; no build directory needed):
 #
+#   modules       the .c files depend on each other (the functions and data
+#                 one uses that another defines, read with nm) without a
+#                 cycle, and the library (lib/, arch/) on no tool's file
 #   declarations  every function a header of the tools declares is defined
 #                 (gcc -aux-info lists the declarations with their header),
 #                 and every such header is compiled
 #
-# usage: run.sh. The last line is "N passed, N failed".
+# usage: run.sh [-g|--graph] — with -g, also print the module graph (one
+# "user -> provider" line per dependency). The last line is
+# "N passed, N failed".
 set -uo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 cd "$top" || exit 1
+graph=0
+[ "${1:-}" = -g ] || [ "${1:-}" = --graph ] && graph=1
 out=$top/test/out/static
 rm -rf "$out"; mkdir -p "$out"
 pass=0 fail=0
@@ -51,6 +58,42 @@ compile() {
 	return $rc
 }
 
+# "symbol file" lines: what each of @files defines, and what it uses
+defined() { local f; for f; do nm --defined-only -g "$(obj "$f")" | awk -v f="$f" 'NF == 3 { print $3, f }'; done | sort; }
+undefined() { local f; for f; do nm -u "$(obj "$f")" | awk -v f="$f" '{ print $2, f }'; done | sort; }
+
+# "user provider" lines: the library's among its own files, each program's
+# among its files and the library's
+edges() {
+	local p
+
+	join <(undefined "${LIB[@]}") <(defined "${LIB[@]}") | awk '{ print $2, $3 }'
+	for p in "${!PROGRAMS[@]}"; do
+		# shellcheck disable=SC2086
+		join <(undefined ${PROGRAMS[$p]}) \
+		     <(defined ${PROGRAMS[$p]} "${LIB[@]}") | awk '{ print $2, $3 }'
+	done
+}
+
+check_modules() {
+	local log=$out/modules.txt lib_tools srcs
+
+	edges | sort -u > "$out/graph.txt"
+	# tsort names each cycle it meets: the files of one on its lines after
+	# "input contains a loop"
+	tsort "$out/graph.txt" 2>&1 >/dev/null |
+		awk '/contains a loop/ { if (c) print c; c = "cycle:"; next }
+		     { sub(/^tsort: /, ""); c = c " " $0 }
+		     END { if (c) print c }' > "$log"
+	# a library file using a symbol only a tool defines
+	mapfile -t srcs < <(program_sources)
+	lib_tools=$(join <(undefined "${LIB[@]}") <(defined "${srcs[@]}") |
+		awk '{ print "library depends on a tool: " $2 " uses " $1 " of " $3 }')
+	[ -z "$lib_tools" ] || echo "$lib_tools" >> "$log"
+	if [ -s "$log" ]; then bad "modules: the .c files' dependencies have no cycle" "$log"
+	else ok "modules: the .c files' dependencies have no cycle ($(wc -l < "$out/graph.txt") dependencies)"; fi
+}
+
 # function names of "/* FILE:LINE:NK */ decl;" lines of the .aux files
 aux_names() {
 	cat "$out"/obj/*.aux "$out"/obj/*/*.aux "$out"/obj/*/*/*.aux 2>/dev/null |
@@ -87,6 +130,8 @@ if ! compile; then
 	echo "$pass passed, $fail failed"
 	exit 1
 fi
+check_modules
 check_declarations
+[ $graph = 0 ] || sed 's/ / -> /' "$out/graph.txt"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
