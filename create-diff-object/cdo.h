@@ -3,7 +3,11 @@
  * create-diff-object: the passes over the shared ELF model, run by main.c's
  * pass table in this order. Each pass keeps its state in struct cdo (or on
  * the model's symbols and sections, struct syminfo / secinfo) and calls no
- * other pass's entry point; what one leaves, the next reads.
+ * other pass's entry point: only main.c runs a pass (test/static checks
+ * it); what one leaves, the next reads. What several passes do alike is a
+ * layer that is no pass: reloc-target.c (where a relocation points) and
+ * include-work.c (the worklist of what joins the output, which the include
+ * and special passes fill and include-special drains).
  *
  *   read        main.c       open ORIG and PATCHED, pick the arch ops
  *   classify    entity.c     what each symbol and section is (function,
@@ -94,7 +98,7 @@ struct span {
 	uint64_t off, len;
 };
 
-/* include.c: the worklist of what joins the output. */
+/* include-work.c: the worklist of what joins the output. */
 struct include_work {
 	struct symbol **syms;
 	size_t nsyms, cap;
@@ -124,7 +128,7 @@ struct cdo {
 	unsigned int nr_changed, nr_new;
 	unsigned int nr_refusals;
 	/* the passes' own state */
-	struct include_work work;	/* include.c */
+	struct include_work work;	/* include-work.c */
 	struct strrefs strrefs;		/* special.c */
 };
 
@@ -191,14 +195,9 @@ void refuse(struct cdo *c, const char *what, const char *fmt, ...)
 void verify(struct cdo *c);
 void read_directives(struct cdo *c);
 
-/* include.c */
+/* include.c: the passes queueing on the include worklist (include-work.h) */
 void include(struct cdo *c);
-void include_target(struct cdo *c, const struct target *t, const char *user);
-void include_drain(struct cdo *c);
-void include_free(struct cdo *c);
-
-void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void include_special(struct cdo *c);
 
 /* special.c */
 void special_sections(struct cdo *c);

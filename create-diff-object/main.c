@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "include-work.h"
 #include "lib/util.h"
 
 /* The special-section table's entry-size variables, per architecture. */
@@ -156,7 +157,7 @@ static const struct pass {
 	{ "inline", explain_inlined },
 	{ "include", include },
 	{ "special", special_sections },
-	{ "include-special", include_drain },
+	{ "include-special", include_special },
 	{ "verify", verify },
 };
 

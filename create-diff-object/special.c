@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "include-work.h"
 #include "reloc-target.h"
 #include "lib/util.h"
 

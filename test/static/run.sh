@@ -8,6 +8,9 @@
 #   declarations  every function a header of the tools declares is defined
 #                 (gcc -aux-info lists the declarations with their header),
 #                 and every such header is compiled
+#   passes        no file of the differ but main.c calls a pass's entry point
+#                 (the functions of main.c's pass table, and emit): a pass
+#                 reads what the ones before it left, it does not run them
 #
 # usage: run.sh [-g|--graph] — with -g, also print the module graph (one
 # "user -> provider" line per dependency). The last line is
@@ -125,6 +128,24 @@ check_declarations() {
 	else ok "declarations: every function a header declares is defined ($(wc -l < "$out/declared.txt") declarations)"; fi
 }
 
+check_passes() {
+	local log=$out/passes.txt entries f others=()
+
+	# main.c's table: { "name", function },
+	entries=$(sed -n '/} passes\[\] = {/,/^};/p' create-diff-object/main.c |
+		sed -n 's/^[[:space:]]*{ "[^"]*", \([a-z_0-9]*\) },.*/\1/p'; echo emit)
+	for f in create-diff-object/*.c; do
+		[ "$f" = create-diff-object/main.c ] || others+=("$f")
+	done
+	undefined "${others[@]}" |
+		awk -v entries="$entries" 'BEGIN { n = split(entries, e, "\n")
+			for (i = 1; i <= n; i++) entry[e[i]] = 1 }
+		     $1 in entry { print $2 " calls the pass entry point " $1 }' > "$log"
+	[ "$(echo "$entries" | wc -l)" -gt 10 ] || echo "main.c: no pass table found" >> "$log"
+	if [ -s "$log" ]; then bad "passes: only main.c runs a pass" "$log"
+	else ok "passes: only main.c runs a pass ($(echo "$entries" | wc -l) entry points)"; fi
+}
+
 if ! compile; then
 	bad "compile: the tools' sources" "$out/compile.log"
 	echo "$pass passed, $fail failed"
@@ -132,6 +153,7 @@ if ! compile; then
 fi
 check_modules
 check_declarations
+check_passes
 [ $graph = 0 ] || sed 's/ / -> /' "$out/graph.txt"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
