@@ -120,6 +120,16 @@ enum call_site {
 	CALL_SIBLING,		/* ppc64 tail call (b): no way back to our TOC */
 };
 
+/*
+ * call_site's answers in the machine's words, for the refusals and the -d
+ * report: generic code names no machine.
+ */
+struct call_site_words {
+	const char *no_slot;		/* what a CALL_NO_SLOT call lacks */
+	const char *no_slot_carried;	/* the same, why its callee is copied */
+	const char *sibling;		/* why a CALL_SIBLING call cannot leave */
+};
+
 /* One decoded instruction: where it ends, and its PC-relative operand. */
 struct insn_info {
 	size_t start, end;		/* [start, end) in the code */
@@ -179,6 +189,8 @@ struct arch {
 	 */
 	enum call_site (*call_site)(const struct section *sec,
 				    const struct reloc *r);
+	/* how its answers are put (set with @call_site) */
+	const struct call_site_words *call_site_words;
 	/*
 	 * Optional, for an arch without @decode: does code [@start, @end) of
 	 * @sec branch outside that range with no relocation? (The assembler
@@ -215,6 +227,12 @@ struct arch {
 	 * reach the running kernel from a module with.
 	 */
 	bool (*klp_reloc_ok)(unsigned int type);
+	/*
+	 * What to do about a type @klp_reloc_ok refuses, for the refusal
+	 * (ppc64le: the TOC-relative forms, which -mcmodel=large avoids), or
+	 * NULL: the refusal gives the generic reason.
+	 */
+	const char *klp_reloc_hint;
 	/*
 	 * Undefined symbols the module loader defines itself for every
 	 * module, NULL-ended (ppc64le: ".TOC.", the module's own TOC base):

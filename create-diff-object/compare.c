@@ -202,8 +202,8 @@ static bool same_target(const struct cdo *c, const struct target *a,
 		       same_string(a->sec, a->off, b->sec, b->off);
 	/*
 	 * Past the end of a string section: no string there, but the high
-	 * half of an address GCC computes once for several (ppc64
-	 * TOC16_HA to .LC+N): the same place of the same strings.
+	 * half of an address GCC computes once for several (a high-half
+	 * relocation to .LC+N): the same place of the same strings.
 	 */
 	if (is_string_section(a->sec) && is_string_section(b->sec))
 		return a->addend == b->addend && a->off == b->off &&

@@ -332,14 +332,17 @@ static void check_load_time_klp(struct emitter *em, struct section *in,
 }
 
 /*
- * A call that leaves the patch module goes through the loader's stub; on
- * ppc64 that needs the nop after the bl (carry_callee() keeps the file's
- * own callees inside), and a tail call cannot come back at all.
+ * A call that leaves the patch module goes through the loader's stub,
+ * which may need more of the call than the compiler gave it, or be unable
+ * to come back from a tail call: the arch's call_site() says, in its own
+ * words (carry_callee() of include-work.c keeps the file's own callees
+ * inside).
  */
 static void check_call_site(struct emitter *em, struct section *in,
 			    const struct reloc *r, const struct symbol *sym)
 {
 	struct cdo *c = em->c;
+	const struct call_site_words *words = c->arch->call_site_words;
 	const struct symbol *from;
 	enum call_site kind;
 
@@ -350,32 +353,36 @@ static void check_call_site(struct emitter *em, struct section *in,
 		return;
 	from = find_symbol_containing(in, r->offset);
 	if (kind == CALL_SIBLING)
-		refuse(c, from ? from->name : in->name, "tail call to %s, outside the patch module: the loader's stub cannot restore the TOC after it",
-		       sym->name);
+		refuse(c, from ? from->name : in->name, "tail call to %s, outside the patch module: %s",
+		       sym->name, words->sibling);
 	else
-		refuse(c, from ? from->name : in->name, "call to %s, outside the patch module, has no nop after the bl for the TOC restore (the module loader would reject it)",
-		       sym->name);
+		refuse(c, from ? from->name : in->name, "call to %s, outside the patch module, has %s (the module loader would reject it)",
+		       sym->name, words->no_slot);
 }
 
 /* klp-convert would refuse it later; say so where the reference is made */
 static void check_klp_reloc_type(struct emitter *em, struct section *in,
 				 const struct reloc *r, const struct symbol *to)
 {
-	struct cdo *c = em->c;
+	const struct arch *arch = em->c->arch;
+	const char *hint = arch->klp_reloc_hint;
 	const struct symbol *from;
 
-	if (!c->arch->klp_reloc_ok || c->arch->klp_reloc_ok(r->type) ||
+	if (!arch->klp_reloc_ok || arch->klp_reloc_ok(r->type) ||
 	    strncmp(to->name, KLP_SYM_PREFIX, strlen(KLP_SYM_PREFIX)))
 		return;
+	if (!hint)
+		hint = "the module loader does not apply it, or not as far as the running kernel";
 	from = find_symbol_containing(in, r->offset);
-	refuse(c, from ? from->name : in->name, "relocation type %u to %s cannot be a klp relocation on %s (TOC-relative on ppc64: build with -mcmodel=large, as kpatch-build does)",
-	       r->type, to->name, c->arch->name);
+	refuse(em->c, from ? from->name : in->name, "relocation type %u to %s cannot be a klp relocation on %s (%s)",
+	       r->type, to->name, arch->name, hint);
 }
 
 /*
- * A slot relocation (s390x GOTENT) gets the symbol's value alone: a target
- * inside @to (at @pos of its section, or inside the symbol) gets a local
- * label of its own at that spot; *addend keeps only the bias.
+ * A slot relocation (arch.h: reloc_slot_of_symbol) gets the symbol's value
+ * alone: a target inside @to (at @pos of its section, or inside the
+ * symbol) gets a local label of its own at that spot; *addend keeps only
+ * the bias.
  */
 static struct symbol *slot_label(struct emitter *em, struct section *in,
 				 const struct reloc *r, struct symbol *to,
@@ -403,9 +410,9 @@ static struct symbol *slot_label(struct emitter *em, struct section *in,
 }
 
 /*
- * A reference out of the module the loader could not make reach (s390x):
- * the arch rewrites the instruction of the output copy to go through a
- * slot, or it is refused.
+ * A reference out of the module the loader could not make reach (arch.h:
+ * far_reference): the arch rewrites the instruction of the output copy to
+ * go through a slot, or it is refused.
  */
 static unsigned int far_type(struct emitter *em, struct piece *p,
 			     const struct reloc *r, const struct symbol *to)
@@ -518,7 +525,8 @@ static void link_ordered_sections(struct emitter *em)
 
 /*
  * __mcount_loc for the output's functions, where the compiler leaves it
- * to recordmcount (ppc64le): one pointer per ftrace call site.
+ * to recordmcount (arch.h: differ_writes_mcount_loc): one pointer per
+ * ftrace call site.
  */
 static void emit_mcount_loc(struct emitter *em)
 {

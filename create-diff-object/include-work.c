@@ -144,8 +144,8 @@ void include_target(struct cdo *c, const struct target *t, const char *user)
 }
 
 /*
- * A call the module loader cannot route out of the patch module (ppc64: no
- * nop after the bl for the TOC restore) must stay inside it: an unchanged
+ * A call the module loader cannot route out of the patch module (the
+ * arch's call_site(): CALL_NO_SLOT) must stay inside it: an unchanged
  * callee of this file comes along as a copy.
  */
 static void carry_callee(struct cdo *c, struct section *sec,
@@ -157,8 +157,8 @@ static void carry_callee(struct cdo *c, struct section *sec,
 	if (!c->arch->call_site || !s || !s->sec || s->include ||
 	    !is_func(s) || c->arch->call_site(sec, r) != CALL_NO_SLOT)
 		return;
-	include_symbol(c, s, "called by %s with no TOC-restore nop after the bl, so carried into the patch",
-		       user);
+	include_symbol(c, s, "called by %s with %s, so carried into the patch",
+		       user, c->arch->call_site_words->no_slot_carried);
 }
 
 static void walk_range(struct cdo *c, struct section *sec, uint64_t off,

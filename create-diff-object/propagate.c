@@ -58,7 +58,7 @@ static void find_data_refs(struct cdo *c)
 	for_each_sec(c->patched, sec) {
 		struct section *base = sec->base;
 
-		/* a .toc slot is loaded by code: its uses are code's */
+		/* a pointer slot is loaded by code: its uses are code's */
 		if (!is_rela_section(sec) || sci(base)->special ||
 		    sci(base)->callsite ||
 		    is_debug_section(base) || !(base->sh.sh_flags & SHF_ALLOC))

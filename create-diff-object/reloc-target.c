@@ -99,9 +99,9 @@ void reloc_target(const struct cdo *c, const struct section *sec,
 }
 
 /*
- * A use through a pointer slot (a ppc64 .toc entry, which code loads) is,
- * for the analyses, a use of what the slot points to. Emission keeps the
- * slot itself.
+ * A use through a pointer slot (an entry of a pointer_slots section, which
+ * code loads: arch.h) is, for the analyses, a use of what the slot points
+ * to. Emission keeps the slot itself.
  */
 void follow_slot(const struct cdo *c, struct target *t)
 {

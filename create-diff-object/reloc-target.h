@@ -34,7 +34,7 @@ size_t relocs_in(const struct section *sec, uint64_t off, uint64_t len,
 		 struct reloc ***first);
 void reloc_target(const struct cdo *c, const struct section *sec,
 		  const struct reloc *r, struct target *t);
-/* A target that is a .toc slot: what the slot points to instead. */
+/* A target that is a pointer slot (arch.h): what the slot points to instead. */
 void follow_slot(const struct cdo *c, struct target *t);
 
 #endif

@@ -146,7 +146,7 @@ static void callsite_sections_of(struct cdo *c, struct elf *elf)
 			continue;
 		s->callsite = true;
 		if (s->row->size) {
-			/* fixed slots (ppc64 .toc): a slot is what it points to */
+			/* fixed pointer slots: a slot is what it points to */
 			if (!s->anonymous || !sec->size)
 				continue;
 			s->entsize = s->row->size;
