@@ -31,9 +31,9 @@
  *   special     special.c    entries of special sections for included code
  *   include-special include.c  what those entries need
  *   verify      verify.c     refusals: data, __init, ftrace, exports, ...
- *   emit        emit.c       the output object and its records (named
- *                            through klp.c: exported, or klp symbol with
- *                            sympos); only when nothing was refused
+ *   emit        emit.c       the output object, and its records
+ *               records.c    (named through klp.c: exported, or klp symbol
+ *                            with sympos); only when nothing was refused
  *
  * Entities are symbols with a byte range (functions and objects); sections
  * are only containers, so a function in a shared section (.sched.text) is
