@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * create-diff-object: the passes over the shared ELF model, run by main.c's
- * pass table in this order. Each pass keeps its state in struct cdo (or on
- * the model's symbols and sections, struct syminfo / secinfo) and calls no
- * other pass's entry point: only main.c runs a pass (test/static checks
+ * pass table in this order. Each pass keeps its state in struct cdo (or in
+ * the differ's state of each symbol and section, struct syminfo / secinfo,
+ * hung off the model's ->priv: lib/elf.h holds only the ELF object every
+ * tool shares) and calls no other pass's entry point: only main.c runs a pass (test/static checks
  * it); what one leaves, the next reads. What several passes do alike is a
  * layer that is no pass: reloc-target.c (where a relocation points) and
  * include-work.c (the worklist of what joins the output, which the include
@@ -52,8 +53,19 @@
 struct ksymtab;
 struct symvers;
 
+/* What compare found of a symbol (propagate gives ORIG's its twin's). */
+enum status {
+	SAME = 0,
+	CHANGED,
+	NEW,
+};
+
 /* Per-symbol state of the differ, hung off symbol->priv. */
 struct syminfo {
+	struct symbol *twin;		/* the other object's counterpart */
+	struct symbol *parent;		/* .cold/.part piece: its function */
+	enum status status;
+	bool include;			/* in the output */
 	char *why;			/* debug report: why it is in the output */
 	char *norm;			/* name without GCC's numbers */
 	struct symbol *user;		/* first function referencing it */
@@ -75,6 +87,8 @@ struct syminfo {
 
 /* Per-section state. */
 struct secinfo {
+	struct section *twin;		/* the other object's counterpart */
+	bool include;			/* in the output whole */
 	struct section *out;		/* whole-section copy in the output */
 	bool anonymous;			/* no function/object symbol inside */
 	bool whole;			/* copied whole into the output */

@@ -141,7 +141,7 @@ static bool same_chunk(const struct cdo *c, const struct target *a,
 	if ((uint64_t)a->addend - a->off != (uint64_t)b->addend - b->off ||
 	    a->off < 0 || b->off < 0 || (uint64_t)a->off > a->sec->size ||
 	    (uint64_t)b->off > b->sec->size ||
-	    (b->sec->twin != a->sec &&
+	    (sci(b->sec)->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
 		return false;
 	ca = chunk_at(a->sec, a->off);
@@ -171,7 +171,7 @@ static bool same_constant(const struct target *a, const struct target *b)
 	if (b->sec->sh.sh_entsize != size || a->off < 0 || b->off < 0 ||
 	    (uint64_t)a->addend - a->off != (uint64_t)b->addend - b->off ||
 	    a->off % size != b->off % size ||
-	    (b->sec->twin != a->sec &&
+	    (sci(b->sec)->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
 		return false;
 	return same_bytes(a->sec, a->off - a->off % size, b->sec,
@@ -189,8 +189,8 @@ static bool same_target(const struct cdo *c, const struct target *a,
 			return false;
 		if (!a->sym->sec && !b->sym->sec)
 			return !strcmp(a->sym->name, b->sym->name);
-		if (b->sym->twin)
-			return b->sym->twin == a->sym;
+		if (si(b->sym)->twin)
+			return si(b->sym)->twin == a->sym;
 		return si(a->sym)->special_static && si(b->sym)->special_static &&
 		       same_special_static(c, a->sym, b->sym, depth);
 	}
@@ -218,7 +218,7 @@ static bool same_target(const struct cdo *c, const struct target *a,
 	if (is_constant_pool(a->sec) && is_constant_pool(b->sec))
 		return same_constant(a, b);
 	if (a->addend != b->addend || a->off != b->off ||
-	    (b->sec->twin != a->sec &&
+	    (sci(b->sec)->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
 		return false;
 	if (a->sec->sh.sh_entsize && a->off >= 0)
@@ -315,14 +315,14 @@ static long first_diff(const struct symbol *o, const struct symbol *p)
 
 static void compare_entity(struct cdo *c, struct symbol *p)
 {
-	struct symbol *o = p->twin;
+	struct symbol *o = si(p)->twin;
 	struct syminfo *s = si(p);
 	long diff = -1;
 	bool bytes;
 
 	if (p->size != o->size) {
 		s->change_off = first_diff(o, p);
-		p->status = CHANGED;
+		si(p)->status = CHANGED;
 		debugf("compare: %s: size %lu -> %lu", p->name,
 		       (unsigned long)o->size, (unsigned long)p->size);
 		return;
@@ -330,7 +330,7 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	bytes = same_bytes(o->sec, o->offset, p->sec, p->offset, p->size);
 	if (!same_relocs(c, o, p, &diff)) {
 		s->change_off = diff;
-		p->status = CHANGED;
+		si(p)->status = CHANGED;
 		debugf("compare: %s: relocation at offset 0x%lx differs", p->name,
 		       diff);
 		return;
@@ -349,7 +349,7 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 		}
 	}
 	s->change_off = first_diff(o, p);
-	p->status = CHANGED;
+	si(p)->status = CHANGED;
 	debugf("compare: %s: bytes differ at offset 0x%lx", p->name,
 	       (unsigned long)s->change_off);
 }
@@ -362,9 +362,9 @@ void compare(struct cdo *c)
 		if (!is_entity(p))
 			continue;
 		if (si(p)->special_static)
-			p->status = SAME;
-		else if (!p->twin)
-			p->status = NEW;
+			si(p)->status = SAME;
+		else if (!si(p)->twin)
+			si(p)->status = NEW;
 		else
 			compare_entity(c, p);
 	}

@@ -61,7 +61,7 @@ static uint64_t append_range(struct section *out, struct section *in,
  */
 static unsigned char out_binding(const struct symbol *sym)
 {
-	if (sym->bind == STB_LOCAL || sym->status == NEW)
+	if (sym->bind == STB_LOCAL || si(sym)->status == NEW)
 		return sym->bind;
 	return STB_LOCAL;
 }
@@ -82,7 +82,7 @@ static bool all_entities_included(struct section *sec)
 	struct symbol *sym;
 
 	list_for_each_entry(sym, &sec->symbols, sec_list)
-		if (is_entity(sym) && !sym->include)
+		if (is_entity(sym) && !si(sym)->include)
 			return false;
 	return true;
 }
@@ -92,7 +92,7 @@ static bool has_included_entity(struct section *sec)
 	struct symbol *sym;
 
 	list_for_each_entry(sym, &sec->symbols, sec_list)
-		if (is_entity(sym) && sym->include)
+		if (is_entity(sym) && si(sym)->include)
 			return true;
 	return false;
 }
@@ -110,7 +110,7 @@ static void copy_whole(struct emitter *em, struct section *sec)
 	list_for_each_entry(sym, &sec->symbols, sec_list) {
 		if (!is_entity(sym))
 			continue;
-		sym->include = true;
+		si(sym)->include = true;
 		emit_symbol(em, sym, out, sym->offset);
 	}
 }
@@ -135,7 +135,7 @@ static void copy_entities(struct emitter *em, struct section *sec)
 	list_for_each_entry(sym, &sec->symbols, sec_list) {
 		uint64_t off;
 
-		if (!is_entity(sym) || !sym->include)
+		if (!is_entity(sym) || !si(sym)->include)
 			continue;
 		alias = copied_alias(sym);
 		if (alias) {
@@ -219,7 +219,7 @@ static void copy_sections(struct emitter *em)
 		if (sci(sec)->special || sci(sec)->entsize) {
 			if (sci(sec)->keep)
 				copy_special(em, sec);
-		} else if (sec->include) {
+		} else if (sci(sec)->include) {
 			copy_whole(em, sec);
 		} else if (sci(sec)->nranges) {
 			copy_ranges(em, sec);
@@ -250,8 +250,8 @@ static struct symbol *external(struct emitter *em, struct symbol *sym)
 	if (klp) {
 		em->klp = xrealloc(em->klp, (em->nklp + 1) * sizeof(*em->klp));
 		em->klp[em->nklp++] = (struct klpsym){ o, sympos };
-		debugf("klp: %s -> %s", sym->twin ? sym->twin->name : sym->name,
-		       name);
+		debugf("klp: %s -> %s",
+		       si(sym)->twin ? si(sym)->twin->name : sym->name, name);
 	} else {
 		debugf("exported: %s", name);
 	}
@@ -438,7 +438,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	if (is_no_target(&t)) {
 		to = NULL;
 		addend = r->addend;
-	} else if (t.sym && t.sym->include && si(t.sym)->out) {
+	} else if (t.sym && si(t.sym)->include && si(t.sym)->out) {
 		to = si(t.sym)->out;
 		addend = t.addend;
 		if (t.off)
@@ -518,7 +518,7 @@ static void emit_mcount_loc(struct emitter *em)
 		long at;
 		uint64_t off;
 
-		if (!is_func(sym) || !sym->include || !si(sym)->out)
+		if (!is_func(sym) || !si(sym)->include || !si(sym)->out)
 			continue;
 		at = arch_ftrace_site(c->arch, sym);
 		if (at < 0)
@@ -551,14 +551,16 @@ static void report_included(struct cdo *c)
 	struct symbol *sym;
 
 	for_each_sym(c->patched, sym) {
-		if (!sym->include || !is_entity(sym))
+		const struct syminfo *s = si(sym);
+
+		if (!s->include || !is_entity(sym))
 			continue;
-		if (sym->status == NEW && is_func(sym))
+		if (s->status == NEW && is_func(sym))
 			debugf("new: %s", sym->name);
-		else if (sym->status != CHANGED || !is_func(sym) || sym->parent ||
-			 si(sym)->copied)
+		else if (s->status != CHANGED || !is_func(sym) || s->parent ||
+			 s->copied)
 			debugf("included: %s (%s)", sym->name,
-			       si(sym)->why ? si(sym)->why : "whole section");
+			       s->why ? s->why : "whole section");
 	}
 }
 

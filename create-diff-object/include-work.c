@@ -24,9 +24,9 @@ void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
 	struct include_work *w = &c->work;
 	va_list ap;
 
-	if (sym->include)
+	if (si(sym)->include)
 		return;
-	sym->include = true;
+	si(sym)->include = true;
 	if (!si(sym)->why) {
 		va_start(ap, fmt);
 		if (vasprintf(&si(sym)->why, fmt, ap) < 0)
@@ -44,9 +44,9 @@ void include_section(struct cdo *c, struct section *sec)
 {
 	struct include_work *w = &c->work;
 
-	if (sec->include)
+	if (sci(sec)->include)
 		return;
-	sec->include = true;
+	sci(sec)->include = true;
 	if (w->nsecs == w->scap) {
 		w->scap = w->scap ? w->scap * 2 : 16;
 		w->secs = xrealloc(w->secs, w->scap * sizeof(*w->secs));
@@ -128,18 +128,19 @@ void include_target(struct cdo *c, const struct target *t, const char *user)
 			include_section(c, t->sec);
 		return;
 	}
-	if (!s || !s->sec || s->include)
+	if (!s || !s->sec || si(s)->include)
 		return;
 	if (is_func(s)) {
-		if (s->status != SAME && !si(s)->ignored)
-			include_symbol(c, s, "%s", s->status == NEW ? "new" : "changed");
+		if (si(s)->status != SAME && !si(s)->ignored)
+			include_symbol(c, s, "%s", si(s)->status == NEW ?
+				       "new" : "changed");
 		return;
 	}
 	if (si(s)->special_static)
 		include_symbol(c, s, "needed by %s", user);
-	else if (s->status == NEW)
+	else if (si(s)->status == NEW)
 		include_symbol(c, s, "new, needed by %s", user);
-	else if (s->status == CHANGED && !(s->sec->sh.sh_flags & SHF_WRITE))
+	else if (si(s)->status == CHANGED && !(s->sec->sh.sh_flags & SHF_WRITE))
 		include_symbol(c, s, "changed read-only data, needed by %s", user);
 }
 
@@ -154,7 +155,7 @@ static void carry_callee(struct cdo *c, struct section *sec,
 {
 	struct symbol *s = t->sym;
 
-	if (!c->arch->call_site || !s || !s->sec || s->include ||
+	if (!c->arch->call_site || !s || !s->sec || si(s)->include ||
 	    !is_func(s) || c->arch->call_site(sec, r) != CALL_NO_SLOT)
 		return;
 	include_symbol(c, s, "called by %s with %s, so carried into the patch",
@@ -184,8 +185,9 @@ static void include_children(struct cdo *c, struct symbol *sym)
 
 	for (s = si(sym)->child; s; s = si(s)->sibling)
 		include_symbol(c, s, "part of %s", sym->name);
-	if (sym->parent)
-		include_symbol(c, sym->parent, "its part %s changed", sym->name);
+	if (si(sym)->parent)
+		include_symbol(c, si(sym)->parent, "its part %s changed",
+			       sym->name);
 }
 
 /* Walk out from everything queued until nothing new is needed. */

@@ -17,16 +17,17 @@ void include(struct cdo *c)
 	struct section *sec;
 
 	for_each_sym(c->patched, sym) {
-		if (!is_entity(sym) || sym->status == SAME || si(sym)->ignored)
+		if (!is_entity(sym) || si(sym)->status == SAME ||
+		    si(sym)->ignored)
 			continue;
 		if (is_func(sym) && !is_init_section(sym->sec) &&
-		    sym->status == NEW)
+		    si(sym)->status == NEW)
 			include_symbol(c, sym, "new");
 		else if (is_func(sym) && !is_init_section(sym->sec))
 			include_symbol(c, sym, "changed at offset 0x%lx",
 				       (unsigned long)(si(sym)->change_off < 0 ?
 						       0 : si(sym)->change_off));
-		else if (sym->status == NEW && !is_local_sym(sym) &&
+		else if (si(sym)->status == NEW && !is_local_sym(sym) &&
 			 !is_init_section(sym->sec))
 			include_symbol(c, sym, "new global");
 	}

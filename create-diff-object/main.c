@@ -108,7 +108,7 @@ static unsigned int count_changed(struct cdo *c)
 	unsigned int n = 0;
 
 	for_each_sym(c->patched, sym)
-		if (is_func(sym) && sym->include && !sym->parent)
+		if (is_func(sym) && si(sym)->include && !si(sym)->parent)
 			n++;
 	return n;
 }
@@ -132,7 +132,7 @@ static unsigned int count_new(struct cdo *c)
 	unsigned int n = 0;
 
 	for_each_sym(c->patched, sym)
-		if (is_func(sym) && sym->include && sym->status == NEW)
+		if (is_func(sym) && si(sym)->include && si(sym)->status == NEW)
 			n++;
 	return n;
 }

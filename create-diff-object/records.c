@@ -64,14 +64,14 @@ static void emit_func_record(struct emitter *em, struct section **funcs,
 					    SHT_PROGBITS, SHF_ALLOC,
 					    KPATCH_FUNC_SIZE, KPATCH_FUNC_ALIGN,
 					    0);
-	sympos = klp_func_sympos(c, sym->twin ? sym->twin : sym);
+	sympos = klp_func_sympos(c, si(sym)->twin ? si(sym)->twin : sym);
 	target_put(em->out->big_endian, rec + KPATCH_FUNC_SYMPOS, 8, sympos);
 	off = elf_section_append(*funcs, rec, sizeof(rec), KPATCH_FUNC_ALIGN);
 	elf_add_reloc(em->out, *funcs, off + KPATCH_FUNC_NEW_FUNC, si(sym)->out,
 		      c->arch->r_abs64, 0);
 	/* the running kernel's name: foo.constprop.0, not .1 */
 	string_reloc(em, *funcs, off + KPATCH_FUNC_OLD_NAME,
-		     sym->twin ? sym->twin->name : sym->name);
+		     si(sym)->twin ? si(sym)->twin->name : sym->name);
 	string_reloc(em, *funcs, off + KPATCH_FUNC_OBJNAME, obj);
 	c->nr_changed++;
 	debugf("patched: %s (%s) sympos %lu", sym->name,
@@ -88,8 +88,8 @@ void emit_func_records(struct emitter *em)
 
 	for (global = 1; global >= 0; global--) {
 		for_each_sym(em->c->patched, sym) {
-			if (!is_func(sym) || !sym->include ||
-			    sym->status != CHANGED || sym->parent ||
+			if (!is_func(sym) || !si(sym)->include ||
+			    si(sym)->status != CHANGED || si(sym)->parent ||
 			    si(sym)->copied || is_recorded_alias(sym, global))
 				continue;
 			emit_func_record(em, &funcs, obj, sym);

@@ -193,7 +193,7 @@ static size_t for_each_strref(struct cdo *c, struct strref *out)
 		struct reloc **rs;
 		size_t n, i;
 
-		if (!sym->include || !is_func(sym))
+		if (!si(sym)->include || !is_func(sym))
 			continue;
 		n = relocs_in(sym->sec, sym->offset, sym->size, &rs);
 		for (i = 0; i < n; i++) {
@@ -260,11 +260,11 @@ static bool owner_included(struct cdo *c, struct section *sec, uint64_t off,
 	if (!r)
 		return false;
 	reloc_target(c, sec, r, &t);
-	if (t.sym && d->data_owner && !t.sym->include)
+	if (t.sym && d->data_owner && !si(t.sym)->include)
 		return data_owner_used(c, t.sym);
 	if (t.sym)
-		return t.sym->include;
-	return t.sec && t.sec->include;
+		return si(t.sym)->include;
+	return t.sec && sci(t.sec)->include;
 }
 
 /*
