@@ -34,10 +34,10 @@ const struct arch *arch_get(const struct elf *elf)
 {
 	const struct arch *arch = arch_for_machine(elf->ehdr.e_machine);
 
-	if (arch)
-		return arch;
-	die(EXIT_BADINPUT, "%s: unsupported machine %u (supported: x86_64, aarch64, ppc64le, s390x)",
-	    elf->path, elf->ehdr.e_machine);
+	if (!arch)
+		errorf("%s: unsupported machine %u (supported: x86_64, aarch64, ppc64le, s390x)",
+		       elf->path, elf->ehdr.e_machine);
+	return arch;
 }
 
 static const struct ftrace_prologue no_prologue = { NULL, 0 };

@@ -284,7 +284,7 @@ long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
 bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
 			   const char **parent);
 
-/* The ops for @elf's machine; exits with a clear error for others. */
+/* The ops for @elf's machine; for another, NULL and one line naming it. */
 const struct arch *arch_get(const struct elf *elf);
 
 /* The @i-th supported architecture, or NULL past the last. */

@@ -231,7 +231,7 @@ unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
 bool klp_module_reference(struct cdo *c, struct symbol *sym);
 char *klp_objname(struct cdo *c);
 
-/* emit.c */
-void emit(struct cdo *c);
+/* emit.c: -1 when the output cannot be written (said) */
+int emit(struct cdo *c);
 
 #endif

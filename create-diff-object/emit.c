@@ -564,9 +564,10 @@ static void report_included(struct cdo *c)
 	}
 }
 
-void emit(struct cdo *c)
+int emit(struct cdo *c)
 {
 	struct emitter em = { .c = c };
+	int ret = 0;
 
 	em.out = elf_new(c->patched, c->out_path);
 	if (c->srcfile) {
@@ -584,8 +585,9 @@ void emit(struct cdo *c)
 	emit_import_ns(&em);
 	report_included(c);
 	if (!c->nr_refusals)
-		elf_write(em.out, c->out_path);
+		ret = elf_write(em.out, c->out_path);
 	elf_close(em.out);
 	free(em.pieces);
 	free(em.klp);
+	return ret;
 }

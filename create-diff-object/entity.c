@@ -230,6 +230,8 @@ void unclassify(struct elf *elf)
 	struct section *sec;
 	struct symbol *sym;
 
+	if (!elf)
+		return;
 	for_each_sec(elf, sec) {
 		struct secinfo *s = sec->priv;
 

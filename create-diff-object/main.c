@@ -113,6 +113,19 @@ static unsigned int count_changed(struct cdo *c)
 	return n;
 }
 
+/* ORIG, PATCHED and their arch ops; false when one is not there (said). */
+static bool open_objects(struct cdo *c)
+{
+	c->orig = elf_open(c->orig_path);
+	if (!c->orig)
+		return false;
+	c->patched = elf_open(c->patched_path);
+	if (!c->patched)
+		return false;
+	c->arch = arch_get(c->patched);
+	return c->arch != NULL;
+}
+
 static int finish(struct cdo *c, int code)
 {
 	unclassify(c->orig);
@@ -173,9 +186,8 @@ int main(int argc, char **argv)
 	c.objname = xstrdup(basename(base));
 	free(base);
 
-	c.orig = elf_open(c.orig_path);
-	c.patched = elf_open(c.patched_path);
-	c.arch = arch_get(c.patched);
+	if (!open_objects(&c))
+		return finish(&c, EXIT_BADINPUT);
 	c.sections = section_index_new(c.arch);
 	check_pair(&c);
 	for (i = 0; i < ARRAY_SIZE(passes); i++)
@@ -187,7 +199,8 @@ int main(int argc, char **argv)
 			c.objname);
 		return finish(&c, EXIT_NOCHANGE);
 	}
-	emit(&c);
+	if (emit(&c))
+		return finish(&c, EXIT_BADINPUT);
 	if (c.nr_refusals)
 		return finish(&c, EXIT_REFUSED);
 	debugf("%s: %u function(s) patched, %u new", c.objname, c.nr_changed,

@@ -47,6 +47,9 @@ struct klpc {
 void klpc_fail(const char *file, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
+/* The arch ops of the module's machine; exit 1 for another (said). */
+const struct arch *klpc_arch(struct klpc *k);
+
 /* objects */
 struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create);
 /* '-' to '_' as the kernel names modules; dies on a name it cannot use. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "klpc.h"
+#include "arch/arch.h"
 #include "lib/ksymtab.h"
 #include "lib/util.h"
 
@@ -24,6 +25,15 @@ void klpc_fail(const char *file, const char *what, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(EXIT_BADINPUT);
+}
+
+const struct arch *klpc_arch(struct klpc *k)
+{
+	const struct arch *arch = arch_get(k->elf);
+
+	if (!arch)
+		exit(EXIT_BADINPUT);
+	return arch;
 }
 
 struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create)

@@ -110,11 +110,15 @@ struct elf {
 	unsigned int nr_sections, nr_symbols;
 };
 
-/* Reading, writing, freeing. Errors exit with EXIT_BADINPUT. */
+/*
+ * Reading, writing, freeing. An error is one line on stderr naming the
+ * object (and the section or symbol), and NULL or -1 for the tool to
+ * decide about.
+ */
 struct elf *elf_open(const char *path);
 /* An empty object for the same machine as @like, to be written to @path. */
 struct elf *elf_new(const struct elf *like, const char *path);
-void elf_write(struct elf *elf, const char *path);
+int elf_write(struct elf *elf, const char *path);
 void elf_close(struct elf *elf);
 
 /* Lookups: all hash based. */

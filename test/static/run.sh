@@ -11,6 +11,10 @@
 #   passes        no file of the differ but main.c calls a pass's entry point
 #                 (the functions of main.c's pass table, and emit): a pass
 #                 reads what the ones before it left, it does not run them
+#   library-exits nothing in lib/ or arch/ calls exit(), abort(), err() or
+#                 die(): the library returns its errors and each tool decides
+#                 (lib/util.c's die() is there for the tools; its
+#                 allocators' out-of-memory exit is the one exit allowed)
 #
 # usage: run.sh [-g|--graph] — with -g, also print the module graph (one
 # "user -> provider" line per dependency). The last line is
@@ -146,6 +150,16 @@ check_passes() {
 	else ok "passes: only main.c runs a pass ($(echo "$entries" | wc -l) entry points)"; fi
 }
 
+check_library_exits() {
+	local log=$out/library-exits.txt
+
+	undefined "${LIB[@]}" |
+		awk '$1 ~ /^(exit|_exit|_Exit|abort|err|errx|verr|verrx|die|error|error_at_line)$/ &&
+		     !($2 == "lib/util.c" && $1 == "exit") { print $2 " calls " $1 }' > "$log"
+	if [ -s "$log" ]; then bad "library-exits: the library returns its errors" "$log"
+	else ok "library-exits: the library returns its errors"; fi
+}
+
 if ! compile; then
 	bad "compile: the tools' sources" "$out/compile.log"
 	echo "$pass passed, $fail failed"
@@ -154,6 +168,7 @@ fi
 check_modules
 check_declarations
 check_passes
+check_library_exits
 [ $graph = 0 ] || sed 's/ / -> /' "$out/graph.txt"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
