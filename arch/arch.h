@@ -10,7 +10,8 @@
  * bytes itself.
  *
  * A new architecture is additive: arch/<arch>/<arch>.c defines its struct
- * arch (the ops below; line_only_change and branch_field_end may be NULL),
+ * arch (the ops below; line_only_change and branch_field_end may be NULL;
+ * arch/common.h has the helpers the architectures' code shares),
  * arch/<arch>/special.c its rows of the special-section table (the rows
  * every architecture shares are in arch/special.c; an arch's row of the
  * same name wins), and arches[] in arch/arch.c gets one line. Data bytes
@@ -119,6 +120,16 @@ enum call_site {
 	CALL_SIBLING,		/* ppc64 tail call (b): no way back to our TOC */
 };
 
+/*
+ * call_site's answers in the machine's words, for the refusals and the -d
+ * report: generic code names no machine.
+ */
+struct call_site_words {
+	const char *no_slot;		/* what a CALL_NO_SLOT call lacks */
+	const char *no_slot_carried;	/* the same, why its callee is copied */
+	const char *sibling;		/* why a CALL_SIBLING call cannot leave */
+};
+
 /* One decoded instruction: where it ends, and its PC-relative operand. */
 struct insn_info {
 	size_t start, end;		/* [start, end) in the code */
@@ -178,6 +189,8 @@ struct arch {
 	 */
 	enum call_site (*call_site)(const struct section *sec,
 				    const struct reloc *r);
+	/* how its answers are put (set with @call_site) */
+	const struct call_site_words *call_site_words;
 	/*
 	 * Optional, for an arch without @decode: does code [@start, @end) of
 	 * @sec branch outside that range with no relocation? (The assembler
@@ -214,6 +227,12 @@ struct arch {
 	 * reach the running kernel from a module with.
 	 */
 	bool (*klp_reloc_ok)(unsigned int type);
+	/*
+	 * What to do about a type @klp_reloc_ok refuses, for the refusal
+	 * (ppc64le: the TOC-relative forms, which -mcmodel=large avoids), or
+	 * NULL: the refusal gives the generic reason.
+	 */
+	const char *klp_reloc_hint;
 	/*
 	 * Undefined symbols the module loader defines itself for every
 	 * module, NULL-ended (ppc64le: ".TOC.", the module's own TOC base):
@@ -259,49 +278,13 @@ struct arch {
 bool arch_insn_bounds(const struct arch *arch, const unsigned char *code,
 		      size_t len, size_t at, struct insn_info *in);
 
-/*
- * line_only_change for 4-byte little-endian instruction words (aarch64,
- * ppc64le): every word that differs must be one whose change
- * @imm_only_change accepts (the same load of an immediate, another
- * immediate), followed by a __LINE__ call (@is_line_call).
- */
-bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
-			  const unsigned char *a, const unsigned char *b,
-			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
-			  void *ctx);
-
 /* Offset of @func's ftrace site from its start, or -1: none (arch.c). */
 long arch_ftrace_site(const struct arch *arch, const struct symbol *func);
-/*
- * Does a section named @secname (every one: -ffunction-sections makes one
- * per function) record an address of @func's section between
- * @max_before bytes before @at and @at (its ftrace entry)?
- */
-bool arch_entry_recorded(const struct symbol *func, const char *secname,
-			 uint64_t at, uint64_t max_before);
 /* Is @name a prefix (padding) symbol; @parent gets the function's name. */
 bool arch_is_prefix_symbol(const struct arch *arch, const char *name,
 			   const char **parent);
 
-/*
- * line_only_change for a variable-length instruction set (x86_64, s390x):
- * every run of bytes that differ must lie in the immediate of an
- * instruction that starts between @back_max and @back_min bytes before its
- * first differing byte, which @insn_end (given that start) accepts and ends
- * where a __LINE__ call follows (@is_line_call).
- */
-struct line_imm_insn {
-	unsigned int back_max, back_min;
-	/* end of the instruction at @start if it may load a __LINE__, else 0 */
-	size_t (*insn_end)(const unsigned char *a, const unsigned char *b,
-			   size_t len, size_t start);
-};
-bool arch_line_only_bytes(const struct line_imm_insn *insn,
-			  const unsigned char *a, const unsigned char *b,
-			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
-			  void *ctx);
-
-/* The ops for @elf's machine; exits with a clear error for others. */
+/* The ops for @elf's machine; for another, NULL and one line naming it. */
 const struct arch *arch_get(const struct elf *elf);
 
 /* The @i-th supported architecture, or NULL past the last. */

@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * create-diff-object: the passes over the shared ELF model, run by main.c's
- * pass table in this order. Each pass keeps its state in struct cdo (or on
- * the model's symbols and sections, struct syminfo / secinfo) and calls no
- * other pass's entry point; what one leaves, the next reads.
+ * pass table in this order. Each pass keeps its state in struct cdo (or in
+ * the differ's state of each symbol and section, struct syminfo / secinfo,
+ * hung off the model's ->priv: lib/elf.h holds only the ELF object every
+ * tool shares) and calls no other pass's entry point: only main.c runs a pass (test/static checks
+ * it); what one leaves, the next reads. What several passes do alike is a
+ * layer that is no pass: reloc-target.c (where a relocation points) and
+ * include-work.c (the worklist of what joins the output, which the include
+ * and special passes fill and include-special drains).
  *
  *   read        main.c       open ORIG and PATCHED, pick the arch ops
  *   classify    entity.c     what each symbol and section is (function,
@@ -27,9 +32,9 @@
  *   special     special.c    entries of special sections for included code
  *   include-special include.c  what those entries need
  *   verify      verify.c     refusals: data, __init, ftrace, exports, ...
- *   emit        emit.c       the output object and its records (named
- *                            through klp.c: exported, or klp symbol with
- *                            sympos); only when nothing was refused
+ *   emit        emit.c       the output object, and its records
+ *               records.c    (named through klp.c: exported, or klp symbol
+ *                            with sympos); only when nothing was refused
  *
  * Entities are symbols with a byte range (functions and objects); sections
  * are only containers, so a function in a shared section (.sched.text) is
@@ -48,8 +53,19 @@
 struct ksymtab;
 struct symvers;
 
+/* What compare found of a symbol (propagate gives ORIG's its twin's). */
+enum status {
+	SAME = 0,
+	CHANGED,
+	NEW,
+};
+
 /* Per-symbol state of the differ, hung off symbol->priv. */
 struct syminfo {
+	struct symbol *twin;		/* the other object's counterpart */
+	struct symbol *parent;		/* .cold/.part piece: its function */
+	enum status status;
+	bool include;			/* in the output */
 	char *why;			/* debug report: why it is in the output */
 	char *norm;			/* name without GCC's numbers */
 	struct symbol *user;		/* first function referencing it */
@@ -71,6 +87,8 @@ struct syminfo {
 
 /* Per-section state. */
 struct secinfo {
+	struct section *twin;		/* the other object's counterpart */
+	bool include;			/* in the output whole */
 	struct section *out;		/* whole-section copy in the output */
 	bool anonymous;			/* no function/object symbol inside */
 	bool whole;			/* copied whole into the output */
@@ -94,7 +112,7 @@ struct span {
 	uint64_t off, len;
 };
 
-/* include.c: the worklist of what joins the output. */
+/* include-work.c: the worklist of what joins the output. */
 struct include_work {
 	struct symbol **syms;
 	size_t nsyms, cap;
@@ -124,7 +142,7 @@ struct cdo {
 	unsigned int nr_changed, nr_new;
 	unsigned int nr_refusals;
 	/* the passes' own state */
-	struct include_work work;	/* include.c */
+	struct include_work work;	/* include-work.c */
 	struct strrefs strrefs;		/* special.c */
 };
 
@@ -158,7 +176,6 @@ char *normalized_name(const char *name);
 bool similar_section_names(const char *a, const char *b);
 struct symbol *entity_at(const struct section *sec, uint64_t off);
 bool is_init_section(const struct section *sec);
-bool is_ignored_section_name(const char *name);
 bool is_debug_section(const struct section *sec);
 bool is_patch_source_section(const struct section *sec);
 
@@ -175,31 +192,8 @@ void correlate(struct cdo *c);
 
 /* compare.c */
 void compare(struct cdo *c);
-/* Relocations applying in [off, off+len) of @sec, sorted; returns count. */
-size_t relocs_in(const struct section *sec, uint64_t off, uint64_t len,
-		 struct reloc ***first);
-/* Where relocation @r points: an entity (and offset in it) or a section. */
-struct target {
-	struct symbol *sym;		/* entity, undefined symbol, or NULL */
-	struct section *sec;		/* anonymous section when sym is NULL */
-	int64_t off;			/* offset inside sym or sec */
-	int64_t addend;			/* addend relative to sym or sec start */
-};
-/* A relocation without a symbol (index 0) reaches nothing but its addend. */
-static inline bool is_no_target(const struct target *t)
-{
-	return !t->sym && !t->sec;
-}
-
-static inline const char *target_name(const struct target *t)
-{
-	return t->sym ? t->sym->name : t->sec ? t->sec->name : "(no symbol)";
-}
-
-void reloc_target(const struct cdo *c, const struct section *sec,
-		  const struct reloc *r, struct target *t);
-/* A target that is a .toc slot: what the slot points to instead. */
-void follow_slot(const struct cdo *c, struct target *t);
+/* compare.c's symbolic test of two targets (reloc-target.h) */
+struct target;
 bool targets_equal(const struct cdo *c, const struct target *a,
 		   const struct target *b);
 
@@ -215,21 +209,15 @@ void refuse(struct cdo *c, const char *what, const char *fmt, ...)
 void verify(struct cdo *c);
 void read_directives(struct cdo *c);
 
-/* include.c */
+/* include.c: the passes queueing on the include worklist (include-work.h) */
 void include(struct cdo *c);
-void include_target(struct cdo *c, const struct target *t, const char *user);
-void include_drain(struct cdo *c);
-void include_free(struct cdo *c);
-
-void include_symbol(struct cdo *c, struct symbol *sym, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+void include_special(struct cdo *c);
 
 /* special.c */
 void special_sections(struct cdo *c);
 void callsite_sections(struct cdo *c);
 uint64_t infer_entry_size(struct section *sec, unsigned int owner_off,
 			  bool code_owner);
-void special_filter(struct cdo *c);
 
 /* klp.c */
 void klp_load(struct cdo *c);
@@ -243,7 +231,7 @@ unsigned long klp_func_sympos(struct cdo *c, struct symbol *sym);
 bool klp_module_reference(struct cdo *c, struct symbol *sym);
 char *klp_objname(struct cdo *c);
 
-/* emit.c */
-void emit(struct cdo *c);
+/* emit.c: -1 when the output cannot be written (said) */
+int emit(struct cdo *c);
 
 #endif

@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 bool is_anonymous_code(const struct section *sec)

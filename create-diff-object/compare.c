@@ -12,110 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
-
-static int cmp_reloc(const void *a, const void *b)
-{
-	const struct reloc *x = *(struct reloc *const *)a;
-	const struct reloc *y = *(struct reloc *const *)b;
-
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-static void sort_relocs(struct section *sec)
-{
-	struct secinfo *s = sci(sec);
-	struct reloc *r;
-	size_t n = 0;
-
-	if (s->relocs || !sec->rela)
-		return;
-	for_each_reloc(sec->rela, r)
-		n++;
-	s->relocs = xcalloc(n + 1, sizeof(*s->relocs));
-	n = 0;
-	for_each_reloc(sec->rela, r)
-		s->relocs[n++] = r;
-	qsort(s->relocs, n, sizeof(*s->relocs), cmp_reloc);
-	s->nr_relocs = n;
-}
-
-size_t relocs_in(const struct section *sec, uint64_t off, uint64_t len,
-		 struct reloc ***first)
-{
-	struct secinfo *s = sci(sec);
-	size_t lo = 0, hi, start;
-
-	sort_relocs((struct section *)sec);
-	hi = s->nr_relocs;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (s->relocs[mid]->offset < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	start = lo;
-	while (lo < s->nr_relocs && s->relocs[lo]->offset < off + len)
-		lo++;
-	*first = s->relocs ? s->relocs + start : NULL;
-	return lo - start;
-}
-
-void reloc_target(const struct cdo *c, const struct section *sec,
-		  const struct reloc *r, struct target *t)
-{
-	struct symbol *s = r->sym, *e;
-	int64_t off = c->arch->reloc_target(sec, r);
-
-	memset(t, 0, sizeof(*t));
-	t->addend = r->addend;
-	if (!s) {		/* no symbol: the addend is all there is */
-		t->off = r->addend;
-		return;
-	}
-	if (!s->sec) {
-		t->sym = s;
-		t->off = off;
-		return;
-	}
-	if (is_entity(s)) {
-		t->sym = s;
-		t->off = off;
-		return;
-	}
-	/* section symbol or label: find what lives at that offset */
-	off = (int64_t)((uint64_t)off + s->offset);
-	e = off >= 0 ? entity_at(s->sec, off) : NULL;
-	if (e) {
-		t->sym = e;
-		t->off = (int64_t)((uint64_t)off - e->offset);
-		t->addend = (int64_t)((uint64_t)r->addend + s->offset - e->offset);
-	} else {
-		t->sec = s->sec;
-		t->off = off;
-		t->addend = (int64_t)((uint64_t)r->addend + s->offset);
-	}
-}
-
-/*
- * A use through a pointer slot (a ppc64 .toc entry, which code loads) is,
- * for the analyses, a use of what the slot points to. Emission keeps the
- * slot itself.
- */
-void follow_slot(const struct cdo *c, struct target *t)
-{
-	const struct secinfo *s = t->sec ? sci(t->sec) : NULL;
-	struct reloc *r;
-
-	if (!s || !s->callsite || !s->row || !s->row->pointer_slots ||
-	    s->entsize != 8 || t->off < 0)
-		return;
-	r = find_reloc_at(t->sec, (uint64_t)t->off);
-	if (r)
-		reloc_target(c, t->sec, r, t);
-}
 
 static bool same_bytes(const struct section *a, uint64_t aoff,
 		       const struct section *b, uint64_t boff, uint64_t len)
@@ -243,7 +141,7 @@ static bool same_chunk(const struct cdo *c, const struct target *a,
 	if ((uint64_t)a->addend - a->off != (uint64_t)b->addend - b->off ||
 	    a->off < 0 || b->off < 0 || (uint64_t)a->off > a->sec->size ||
 	    (uint64_t)b->off > b->sec->size ||
-	    (b->sec->twin != a->sec &&
+	    (sci(b->sec)->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
 		return false;
 	ca = chunk_at(a->sec, a->off);
@@ -273,7 +171,7 @@ static bool same_constant(const struct target *a, const struct target *b)
 	if (b->sec->sh.sh_entsize != size || a->off < 0 || b->off < 0 ||
 	    (uint64_t)a->addend - a->off != (uint64_t)b->addend - b->off ||
 	    a->off % size != b->off % size ||
-	    (b->sec->twin != a->sec &&
+	    (sci(b->sec)->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
 		return false;
 	return same_bytes(a->sec, a->off - a->off % size, b->sec,
@@ -291,8 +189,8 @@ static bool same_target(const struct cdo *c, const struct target *a,
 			return false;
 		if (!a->sym->sec && !b->sym->sec)
 			return !strcmp(a->sym->name, b->sym->name);
-		if (b->sym->twin)
-			return b->sym->twin == a->sym;
+		if (si(b->sym)->twin)
+			return si(b->sym)->twin == a->sym;
 		return si(a->sym)->special_static && si(b->sym)->special_static &&
 		       same_special_static(c, a->sym, b->sym, depth);
 	}
@@ -304,8 +202,8 @@ static bool same_target(const struct cdo *c, const struct target *a,
 		       same_string(a->sec, a->off, b->sec, b->off);
 	/*
 	 * Past the end of a string section: no string there, but the high
-	 * half of an address GCC computes once for several (ppc64
-	 * TOC16_HA to .LC+N): the same place of the same strings.
+	 * half of an address GCC computes once for several (a high-half
+	 * relocation to .LC+N): the same place of the same strings.
 	 */
 	if (is_string_section(a->sec) && is_string_section(b->sec))
 		return a->addend == b->addend && a->off == b->off &&
@@ -320,7 +218,7 @@ static bool same_target(const struct cdo *c, const struct target *a,
 	if (is_constant_pool(a->sec) && is_constant_pool(b->sec))
 		return same_constant(a, b);
 	if (a->addend != b->addend || a->off != b->off ||
-	    (b->sec->twin != a->sec &&
+	    (sci(b->sec)->twin != a->sec &&
 	     !similar_section_names(a->sec->name, b->sec->name)))
 		return false;
 	if (a->sec->sh.sh_entsize && a->off >= 0)
@@ -417,14 +315,14 @@ static long first_diff(const struct symbol *o, const struct symbol *p)
 
 static void compare_entity(struct cdo *c, struct symbol *p)
 {
-	struct symbol *o = p->twin;
+	struct symbol *o = si(p)->twin;
 	struct syminfo *s = si(p);
 	long diff = -1;
 	bool bytes;
 
 	if (p->size != o->size) {
 		s->change_off = first_diff(o, p);
-		p->status = CHANGED;
+		si(p)->status = CHANGED;
 		debugf("compare: %s: size %lu -> %lu", p->name,
 		       (unsigned long)o->size, (unsigned long)p->size);
 		return;
@@ -432,7 +330,7 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 	bytes = same_bytes(o->sec, o->offset, p->sec, p->offset, p->size);
 	if (!same_relocs(c, o, p, &diff)) {
 		s->change_off = diff;
-		p->status = CHANGED;
+		si(p)->status = CHANGED;
 		debugf("compare: %s: relocation at offset 0x%lx differs", p->name,
 		       diff);
 		return;
@@ -451,7 +349,7 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 		}
 	}
 	s->change_off = first_diff(o, p);
-	p->status = CHANGED;
+	si(p)->status = CHANGED;
 	debugf("compare: %s: bytes differ at offset 0x%lx", p->name,
 	       (unsigned long)s->change_off);
 }
@@ -464,9 +362,9 @@ void compare(struct cdo *c)
 		if (!is_entity(p))
 			continue;
 		if (si(p)->special_static)
-			p->status = SAME;
-		else if (!p->twin)
-			p->status = NEW;
+			si(p)->status = SAME;
+		else if (!si(p)->twin)
+			si(p)->status = NEW;
 		else
 			compare_entity(c, p);
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 /*
@@ -74,7 +75,7 @@ static void normalize_all(struct elf *elf)
 /* The function a numbered symbol belongs to: its parent, or first user. */
 static struct symbol *owner_of(const struct symbol *sym)
 {
-	return sym->parent ? sym->parent : si(sym)->user;
+	return si(sym)->parent ? si(sym)->parent : si(sym)->user;
 }
 
 static uint32_t owner_key(const char *norm, const struct symbol *owner)
@@ -136,8 +137,8 @@ static void free_index(struct norm_index *idx)
 
 static void pair(struct symbol *p, struct symbol *o)
 {
-	p->twin = o;
-	o->twin = p;
+	si(p)->twin = o;
+	si(o)->twin = p;
 }
 
 static bool same_kind(const struct symbol *a, const struct symbol *b)
@@ -155,7 +156,7 @@ static void pair_by_name(struct cdo *c)
 		    strcmp(si(p)->norm, p->name))
 			continue;
 		for_each_sym_named(c->orig, o, p->name) {
-			if (!o->twin && same_kind(p, o)) {
+			if (!si(o)->twin && same_kind(p, o)) {
 				pair(p, o);
 				break;
 			}
@@ -180,7 +181,7 @@ static struct symbol *unique_by_norm(struct norm_index *oidx,
 	if (count_norm(oidx, norm) != 1 || count_norm(pidx, norm) != 1)
 		return NULL;
 	htable_for_each(&oidx->by_norm, n, by_norm, hash_str(norm))
-		if (!n->sym->twin && !strcmp(si(n->sym)->norm, norm) &&
+		if (!si(n->sym)->twin && !strcmp(si(n->sym)->norm, norm) &&
 		    same_kind(p, n->sym))
 			return n->sym;
 	return NULL;
@@ -190,7 +191,7 @@ static bool pair_numbered_one(struct norm_index *oidx, struct norm_index *pidx,
 			      struct symbol *p)
 {
 	const char *norm = si(p)->norm;
-	struct symbol *owner = owner_of(p) ? owner_of(p)->twin : NULL;
+	struct symbol *owner = owner_of(p) ? si(owner_of(p))->twin : NULL;
 	struct symbol *pick = NULL, *named = NULL, *placed = NULL;
 	unsigned int owners = 0, nplaced = 0;
 	struct norm_node *n;
@@ -200,7 +201,7 @@ static bool pair_numbered_one(struct norm_index *oidx, struct norm_index *pidx,
 				owner_key(norm, owner)) {
 			struct symbol *o = n->sym;
 
-			if (o->twin || owner_of(o) != owner ||
+			if (si(o)->twin || owner_of(o) != owner ||
 			    strcmp(si(o)->norm, norm) || !same_kind(p, o))
 				continue;
 			owners++;
@@ -238,7 +239,8 @@ static size_t unpaired_like(struct norm_index *idx, const struct symbol *p,
 	htable_for_each(&idx->by_norm, n, by_norm, hash_str(norm)) {
 		struct symbol *s = n->sym;
 
-		if (s->twin || !same_kind(p, s) || strcmp(si(s)->norm, norm))
+		if (si(s)->twin || !same_kind(p, s) ||
+		    strcmp(si(s)->norm, norm))
 			continue;
 		for (i = k++; i > 0 && out[i - 1]->index > s->index; i--)
 			out[i] = out[i - 1];
@@ -299,7 +301,8 @@ static void pair_numbered(struct cdo *c)
 	for (round = 0; progress && round < 4; round++) {
 		progress = false;
 		for_each_sym(c->patched, p) {
-			if (p->twin || !is_entity(p) || si(p)->special_static ||
+			if (si(p)->twin || !is_entity(p) ||
+			    si(p)->special_static ||
 			    !strcmp(si(p)->norm, p->name))
 				continue;
 			if (round == 0 && !is_func(p))
@@ -311,7 +314,7 @@ static void pair_numbered(struct cdo *c)
 			progress = true;
 	}
 	for_each_sym(c->patched, p)
-		if (!p->twin && is_func(p) && !si(p)->special_static &&
+		if (!si(p)->twin && is_func(p) && !si(p)->special_static &&
 		    strcmp(si(p)->norm, p->name))
 			pair_by_order(&oidx, &pidx, p);
 	free_index(&oidx);
@@ -327,23 +330,29 @@ static void pair_sections(struct cdo *c)
 		struct section *o = NULL;
 
 		list_for_each_entry(sym, &p->symbols, sec_list) {
-			if (is_entity(sym) && sym->twin) {
-				o = sym->twin->sec;
+			if (is_entity(sym) && si(sym)->twin) {
+				o = si(sym)->twin->sec;
 				break;
 			}
 		}
 		if (!o && sci(p)->anonymous)
 			o = find_section_by_name(c->orig, p->name);
-		if (o && !o->twin && !is_rela_section(p)) {
-			p->twin = o;
-			o->twin = p;
+		if (o && !sci(o)->twin && !is_rela_section(p)) {
+			sci(p)->twin = o;
+			sci(o)->twin = p;
 		}
 	}
-	for_each_sec(c->patched, p)
-		if (is_rela_section(p) && p->base->twin && p->base->twin->rela) {
-			p->twin = p->base->twin->rela;
-			p->twin->twin = p;
+	for_each_sec(c->patched, p) {
+		struct section *base_twin;
+
+		if (!is_rela_section(p))
+			continue;
+		base_twin = sci(p->base)->twin;
+		if (base_twin && base_twin->rela) {
+			sci(p)->twin = base_twin->rela;
+			sci(base_twin->rela)->twin = p;
 		}
+	}
 }
 
 void correlate(struct cdo *c)

@@ -6,36 +6,15 @@
  * included functions/objects (or of its kept special-section entries).
  * Each copied range carries its relocations, retargeted: to the copy when
  * the target is in the output, otherwise to an external symbol named by
- * klp.c. Then the records the template and klp-convert read:
+ * klp.c. Then the records the template and klp-convert read (records.c):
  * .kpatch.funcs, .kpatch.strings, .klp.module_relocs.<obj>.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cdo.h"
+#include "emit.h"
+#include "reloc-target.h"
 #include "lib/util.h"
-
-struct piece {
-	struct section *in;
-	uint64_t off, len;
-	struct section *out;
-	uint64_t out_off;
-};
-
-struct klpsym {
-	struct symbol *sym;
-	unsigned long sympos;
-};
-
-struct emitter {
-	struct cdo *c;
-	struct elf *out;
-	struct piece *pieces;
-	size_t npieces, cap;
-	struct klpsym *klp;
-	size_t nklp;
-	struct section *strings;
-};
 
 static void add_piece(struct emitter *em, struct section *in, uint64_t off,
 		      uint64_t len, struct section *out, uint64_t out_off)
@@ -82,7 +61,7 @@ static uint64_t append_range(struct section *out, struct section *in,
  */
 static unsigned char out_binding(const struct symbol *sym)
 {
-	if (sym->bind == STB_LOCAL || sym->status == NEW)
+	if (sym->bind == STB_LOCAL || si(sym)->status == NEW)
 		return sym->bind;
 	return STB_LOCAL;
 }
@@ -103,7 +82,7 @@ static bool all_entities_included(struct section *sec)
 	struct symbol *sym;
 
 	list_for_each_entry(sym, &sec->symbols, sec_list)
-		if (is_entity(sym) && !sym->include)
+		if (is_entity(sym) && !si(sym)->include)
 			return false;
 	return true;
 }
@@ -113,7 +92,7 @@ static bool has_included_entity(struct section *sec)
 	struct symbol *sym;
 
 	list_for_each_entry(sym, &sec->symbols, sec_list)
-		if (is_entity(sym) && sym->include)
+		if (is_entity(sym) && si(sym)->include)
 			return true;
 	return false;
 }
@@ -131,7 +110,7 @@ static void copy_whole(struct emitter *em, struct section *sec)
 	list_for_each_entry(sym, &sec->symbols, sec_list) {
 		if (!is_entity(sym))
 			continue;
-		sym->include = true;
+		si(sym)->include = true;
 		emit_symbol(em, sym, out, sym->offset);
 	}
 }
@@ -156,7 +135,7 @@ static void copy_entities(struct emitter *em, struct section *sec)
 	list_for_each_entry(sym, &sec->symbols, sec_list) {
 		uint64_t off;
 
-		if (!is_entity(sym) || !sym->include)
+		if (!is_entity(sym) || !si(sym)->include)
 			continue;
 		alias = copied_alias(sym);
 		if (alias) {
@@ -240,7 +219,7 @@ static void copy_sections(struct emitter *em)
 		if (sci(sec)->special || sci(sec)->entsize) {
 			if (sci(sec)->keep)
 				copy_special(em, sec);
-		} else if (sec->include) {
+		} else if (sci(sec)->include) {
 			copy_whole(em, sec);
 		} else if (sci(sec)->nranges) {
 			copy_ranges(em, sec);
@@ -271,8 +250,8 @@ static struct symbol *external(struct emitter *em, struct symbol *sym)
 	if (klp) {
 		em->klp = xrealloc(em->klp, (em->nklp + 1) * sizeof(*em->klp));
 		em->klp[em->nklp++] = (struct klpsym){ o, sympos };
-		debugf("klp: %s -> %s", sym->twin ? sym->twin->name : sym->name,
-		       name);
+		debugf("klp: %s -> %s",
+		       si(sym)->twin ? si(sym)->twin->name : sym->name, name);
 	} else {
 		debugf("exported: %s", name);
 	}
@@ -331,14 +310,17 @@ static void check_load_time_klp(struct emitter *em, struct section *in,
 }
 
 /*
- * A call that leaves the patch module goes through the loader's stub; on
- * ppc64 that needs the nop after the bl (carry_callee() keeps the file's
- * own callees inside), and a tail call cannot come back at all.
+ * A call that leaves the patch module goes through the loader's stub,
+ * which may need more of the call than the compiler gave it, or be unable
+ * to come back from a tail call: the arch's call_site() says, in its own
+ * words (carry_callee() of include-work.c keeps the file's own callees
+ * inside).
  */
 static void check_call_site(struct emitter *em, struct section *in,
 			    const struct reloc *r, const struct symbol *sym)
 {
 	struct cdo *c = em->c;
+	const struct call_site_words *words = c->arch->call_site_words;
 	const struct symbol *from;
 	enum call_site kind;
 
@@ -349,32 +331,36 @@ static void check_call_site(struct emitter *em, struct section *in,
 		return;
 	from = find_symbol_containing(in, r->offset);
 	if (kind == CALL_SIBLING)
-		refuse(c, from ? from->name : in->name, "tail call to %s, outside the patch module: the loader's stub cannot restore the TOC after it",
-		       sym->name);
+		refuse(c, from ? from->name : in->name, "tail call to %s, outside the patch module: %s",
+		       sym->name, words->sibling);
 	else
-		refuse(c, from ? from->name : in->name, "call to %s, outside the patch module, has no nop after the bl for the TOC restore (the module loader would reject it)",
-		       sym->name);
+		refuse(c, from ? from->name : in->name, "call to %s, outside the patch module, has %s (the module loader would reject it)",
+		       sym->name, words->no_slot);
 }
 
 /* klp-convert would refuse it later; say so where the reference is made */
 static void check_klp_reloc_type(struct emitter *em, struct section *in,
 				 const struct reloc *r, const struct symbol *to)
 {
-	struct cdo *c = em->c;
+	const struct arch *arch = em->c->arch;
+	const char *hint = arch->klp_reloc_hint;
 	const struct symbol *from;
 
-	if (!c->arch->klp_reloc_ok || c->arch->klp_reloc_ok(r->type) ||
+	if (!arch->klp_reloc_ok || arch->klp_reloc_ok(r->type) ||
 	    strncmp(to->name, KLP_SYM_PREFIX, strlen(KLP_SYM_PREFIX)))
 		return;
+	if (!hint)
+		hint = "the module loader does not apply it, or not as far as the running kernel";
 	from = find_symbol_containing(in, r->offset);
-	refuse(c, from ? from->name : in->name, "relocation type %u to %s cannot be a klp relocation on %s (TOC-relative on ppc64: build with -mcmodel=large, as kpatch-build does)",
-	       r->type, to->name, c->arch->name);
+	refuse(em->c, from ? from->name : in->name, "relocation type %u to %s cannot be a klp relocation on %s (%s)",
+	       r->type, to->name, arch->name, hint);
 }
 
 /*
- * A slot relocation (s390x GOTENT) gets the symbol's value alone: a target
- * inside @to (at @pos of its section, or inside the symbol) gets a local
- * label of its own at that spot; *addend keeps only the bias.
+ * A slot relocation (arch.h: reloc_slot_of_symbol) gets the symbol's value
+ * alone: a target inside @to (at @pos of its section, or inside the
+ * symbol) gets a local label of its own at that spot; *addend keeps only
+ * the bias.
  */
 static struct symbol *slot_label(struct emitter *em, struct section *in,
 				 const struct reloc *r, struct symbol *to,
@@ -402,9 +388,9 @@ static struct symbol *slot_label(struct emitter *em, struct section *in,
 }
 
 /*
- * A reference out of the module the loader could not make reach (s390x):
- * the arch rewrites the instruction of the output copy to go through a
- * slot, or it is refused.
+ * A reference out of the module the loader could not make reach (arch.h:
+ * far_reference): the arch rewrites the instruction of the output copy to
+ * go through a slot, or it is refused.
  */
 static unsigned int far_type(struct emitter *em, struct piece *p,
 			     const struct reloc *r, const struct symbol *to)
@@ -452,7 +438,7 @@ static void retarget(struct emitter *em, struct piece *p, struct reloc *r)
 	if (is_no_target(&t)) {
 		to = NULL;
 		addend = r->addend;
-	} else if (t.sym && t.sym->include && si(t.sym)->out) {
+	} else if (t.sym && si(t.sym)->include && si(t.sym)->out) {
 		to = si(t.sym)->out;
 		addend = t.addend;
 		if (t.off)
@@ -517,7 +503,8 @@ static void link_ordered_sections(struct emitter *em)
 
 /*
  * __mcount_loc for the output's functions, where the compiler leaves it
- * to recordmcount (ppc64le): one pointer per ftrace call site.
+ * to recordmcount (arch.h: differ_writes_mcount_loc): one pointer per
+ * ftrace call site.
  */
 static void emit_mcount_loc(struct emitter *em)
 {
@@ -531,7 +518,7 @@ static void emit_mcount_loc(struct emitter *em)
 		long at;
 		uint64_t off;
 
-		if (!is_func(sym) || !sym->include || !si(sym)->out)
+		if (!is_func(sym) || !si(sym)->include || !si(sym)->out)
 			continue;
 		at = arch_ftrace_site(c->arch, sym);
 		if (at < 0)
@@ -559,181 +546,28 @@ static void copy_relocs(struct emitter *em)
 	}
 }
 
-static uint64_t add_string(struct emitter *em, const char *s)
-{
-	if (!em->strings)
-		em->strings = elf_create_section(em->out, KPATCH_STRINGS_SECTION,
-						 SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
-	return elf_section_append(em->strings, s, strlen(s) + 1, 1);
-}
-
-static void string_reloc(struct emitter *em, struct section *sec,
-			 uint64_t off, const char *s)
-{
-	uint64_t soff = add_string(em, s);
-
-	elf_add_reloc(em->out, sec, off,
-		      elf_section_symbol(em->out, em->strings),
-		      em->c->arch->r_abs64, soff);
-}
-
-/*
- * One record per function body: aliases (SYSCALL_DEFINE0's __x64_sys_foo
- * is an alias of __do_sys_foo) share one address in the running kernel,
- * and two klp_funcs for one address corrupt the livepatch ops stack. The
- * first alias in symbol-table order names it; globals come after locals
- * there, so prefer the global by looking at them first.
- */
-static bool is_recorded_alias(struct symbol *sym, bool global_pass)
-{
-	struct symbol *o;
-
-	if (!is_local_sym(sym) == !global_pass)
-		return true;	/* handled in the other pass */
-	list_for_each_entry(o, &sym->sec->symbols, sec_list)
-		if (o != sym && si(o)->recorded && o->offset == sym->offset)
-			return true;
-	return false;
-}
-
-static void emit_func_record(struct emitter *em, struct section **funcs,
-			     const char *obj, struct symbol *sym)
-{
-	struct cdo *c = em->c;
-	unsigned char rec[KPATCH_FUNC_SIZE] = { 0 };
-	unsigned long sympos;
-	uint64_t off;
-
-	si(sym)->recorded = true;
-	if (!*funcs)
-		*funcs = elf_create_section(em->out, KPATCH_FUNCS_SECTION,
-					    SHT_PROGBITS, SHF_ALLOC,
-					    KPATCH_FUNC_SIZE, KPATCH_FUNC_ALIGN,
-					    0);
-	sympos = klp_func_sympos(c, sym->twin ? sym->twin : sym);
-	target_put(em->out->big_endian, rec + KPATCH_FUNC_SYMPOS, 8, sympos);
-	off = elf_section_append(*funcs, rec, sizeof(rec), KPATCH_FUNC_ALIGN);
-	elf_add_reloc(em->out, *funcs, off + KPATCH_FUNC_NEW_FUNC, si(sym)->out,
-		      c->arch->r_abs64, 0);
-	/* the running kernel's name: foo.constprop.0, not .1 */
-	string_reloc(em, *funcs, off + KPATCH_FUNC_OLD_NAME,
-		     sym->twin ? sym->twin->name : sym->name);
-	string_reloc(em, *funcs, off + KPATCH_FUNC_OBJNAME, obj);
-	c->nr_changed++;
-	debugf("patched: %s (%s) sympos %lu", sym->name,
-	       si(sym)->inlined ? si(sym)->inlined : si(sym)->why, sympos);
-}
-
-/* struct kpatch_func_record (kpatch-formats.h) */
-static void emit_func_records(struct emitter *em)
-{
-	struct section *funcs = NULL;
-	char *obj = klp_objname(em->c);
-	struct symbol *sym;
-	int global;
-
-	for (global = 1; global >= 0; global--) {
-		for_each_sym(em->c->patched, sym) {
-			if (!is_func(sym) || !sym->include ||
-			    sym->status != CHANGED || sym->parent ||
-			    si(sym)->copied || is_recorded_alias(sym, global))
-				continue;
-			emit_func_record(em, &funcs, obj, sym);
-		}
-	}
-	free(obj);
-}
-
-/* struct klp_module_reloc (kpatch-formats.h) */
-static void emit_klp_records(struct emitter *em)
-{
-	char *obj = klp_objname(em->c), *name;
-	struct section *sec;
-	size_t i;
-
-	if (!em->nklp)
-		goto out;
-	name = xasprintf(KLP_MODULE_RELOCS_PREFIX "%s", obj);
-	sec = elf_create_section(em->out, name, SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
-	free(name);
-	for (i = 0; i < em->nklp; i++) {
-		unsigned char rec[KLP_MODULE_RELOC_SIZE] = { 0 };
-		uint64_t off;
-
-		target_put(em->out->big_endian, rec + KLP_MODULE_RELOC_SYMPOS, 4,
-			   em->klp[i].sympos);
-		off = elf_section_append(sec, rec, sizeof(rec), 1);
-		elf_add_reloc(em->out, sec, off + KLP_MODULE_RELOC_SYM,
-			      em->klp[i].sym,
-			      em->c->arch->r_abs64, 0);
-	}
-out:
-	free(obj);
-}
-
-/* Callback entries { fn, objname }: the objname is the parent's. */
-static void fill_callbacks(struct emitter *em)
-{
-	char *obj = klp_objname(em->c);
-	struct section *sec;
-
-	for_each_sec(em->out, sec) {
-		uint64_t off;
-
-		if (strncmp(sec->name, KPATCH_CALLBACKS_PREFIX,
-			    strlen(KPATCH_CALLBACKS_PREFIX)))
-			continue;
-		for (off = 0; off + KPATCH_CALLBACK_SIZE <= sec->size;
-		     off += KPATCH_CALLBACK_SIZE)
-			if (!find_reloc_at(sec, off + KPATCH_CALLBACK_OBJNAME))
-				string_reloc(em, sec,
-					     off + KPATCH_CALLBACK_OBJNAME, obj);
-	}
-	free(obj);
-}
-
-/* MODULE_IMPORT_NS for namespaced exports the output uses. */
-static void emit_import_ns(struct emitter *em)
-{
-	struct section *modinfo = NULL;
-	struct symbol *sym;
-
-	for_each_sym(em->out, sym) {
-		const char *ns;
-		char *line;
-
-		if (sym->sec || sym->type == STT_FILE ||
-		    !(ns = klp_export_namespace(em->c, sym->name)))
-			continue;
-		if (!modinfo)
-			modinfo = elf_create_section(em->out, ".modinfo",
-						     SHT_PROGBITS, SHF_ALLOC, 0, 1, 0);
-		line = xasprintf("import_ns=%s", ns);
-		if (!memmem(modinfo->data, modinfo->size, line, strlen(line) + 1))
-			elf_section_append(modinfo, line, strlen(line) + 1, 1);
-		free(line);
-	}
-}
-
 static void report_included(struct cdo *c)
 {
 	struct symbol *sym;
 
 	for_each_sym(c->patched, sym) {
-		if (!sym->include || !is_entity(sym))
+		const struct syminfo *s = si(sym);
+
+		if (!s->include || !is_entity(sym))
 			continue;
-		if (sym->status == NEW && is_func(sym))
+		if (s->status == NEW && is_func(sym))
 			debugf("new: %s", sym->name);
-		else if (sym->status != CHANGED || !is_func(sym) || sym->parent ||
-			 si(sym)->copied)
+		else if (s->status != CHANGED || !is_func(sym) || s->parent ||
+			 s->copied)
 			debugf("included: %s (%s)", sym->name,
-			       si(sym)->why ? si(sym)->why : "whole section");
+			       s->why ? s->why : "whole section");
 	}
 }
 
-void emit(struct cdo *c)
+int emit(struct cdo *c)
 {
 	struct emitter em = { .c = c };
+	int ret = 0;
 
 	em.out = elf_new(c->patched, c->out_path);
 	if (c->srcfile) {
@@ -751,8 +585,9 @@ void emit(struct cdo *c)
 	emit_import_ns(&em);
 	report_included(c);
 	if (!c->nr_refusals)
-		elf_write(em.out, c->out_path);
+		ret = elf_write(em.out, c->out_path);
 	elf_close(em.out);
 	free(em.pieces);
 	free(em.klp);
+	return ret;
 }

@@ -168,9 +168,9 @@ static void find_parent(const struct cdo *c, struct elf *elf,
 	} else {
 		return;
 	}
-	sym->parent = find_symbol_by_name(elf, pname);
-	if (sym->parent && !is_func(sym->parent))
-		sym->parent = NULL;
+	si(sym)->parent = find_symbol_by_name(elf, pname);
+	if (si(sym)->parent && !is_func(si(sym)->parent))
+		si(sym)->parent = NULL;
 	free(pname);
 }
 
@@ -208,10 +208,13 @@ static void classify_object(struct cdo *c, struct elf *elf)
 		find_parent(c, elf, sym);
 	}
 	for_each_sym(elf, sym) {
-		if (!sym->parent)
+		struct syminfo *parent;
+
+		if (!si(sym)->parent)
 			continue;
-		si(sym)->sibling = si(sym->parent)->child;
-		si(sym->parent)->child = sym;
+		parent = si(si(sym)->parent);
+		si(sym)->sibling = parent->child;
+		parent->child = sym;
 	}
 }
 
@@ -227,6 +230,8 @@ void unclassify(struct elf *elf)
 	struct section *sec;
 	struct symbol *sym;
 
+	if (!elf)
+		return;
 	for_each_sec(elf, sec) {
 		struct secinfo *s = sec->priv;
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "inline.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 /* enough for a real change; a function rewritten whole is not "inlined" */
@@ -89,7 +90,7 @@ static uint64_t first_byte_diff(const struct cdo *c, const struct symbol *o,
 /* First offset where PATCHED @p differs from its ORIG twin, or -1. */
 static long first_diff(const struct cdo *c, const struct symbol *p)
 {
-	const struct symbol *o = p->twin;
+	const struct symbol *o = si(p)->twin;
 	uint64_t len, i;
 	long best = -1, r;
 
@@ -226,17 +227,19 @@ static size_t collect_wants(const struct cdo *c, struct inline_want **wants)
 	long off;
 
 	for_each_sym(c->patched, sym) {
-		if (!is_func(sym) || sym->parent || sym->status != CHANGED ||
-		    !sym->twin)
+		const struct symbol *twin = si(sym)->twin;
+
+		if (!is_func(sym) || si(sym)->parent ||
+		    si(sym)->status != CHANGED || !twin)
 			continue;
 		off = first_diff(c, sym);
 		if (off >= 0) {
 			add_want(wants, &n, sym, sym, off);
-			add_changed_insns(c, wants, &n, sym, sym->twin, sym, off);
+			add_changed_insns(c, wants, &n, sym, twin, sym, off);
 			continue;
 		}
 		for (ch = si(sym)->child; ch; ch = si(ch)->sibling) {
-			if (!is_func(ch) || ch->status != CHANGED ||
+			if (!is_func(ch) || si(ch)->status != CHANGED ||
 			    arch_is_prefix_symbol(c->arch, ch->name, NULL))
 				continue;
 			off = first_diff(c, ch);

@@ -264,10 +264,10 @@ bool klp_module_reference(struct cdo *c, struct symbol *sym)
 {
 	struct export *x;
 
-	if (!strcmp(c->parent, "vmlinux") || (sym->sec && sym->include))
+	if (!strcmp(c->parent, "vmlinux") || (sym->sec && si(sym)->include))
 		return false;
-	if (sym->twin)
-		sym = sym->twin;
+	if (si(sym)->twin)
+		sym = si(sym)->twin;
 	x = is_local_sym(sym) ? NULL : find_export(c, sym->name);
 	if (x)
 		return exported_by_parent(c, x);
@@ -282,8 +282,8 @@ char *klp_external_name(struct cdo *c, struct symbol *sym, bool *is_klp,
 	long pos;
 
 	/* the running kernel knows the symbol by its ORIG name (count.3) */
-	if (sym->twin)
-		sym = sym->twin;
+	if (si(sym)->twin)
+		sym = si(sym)->twin;
 	*is_klp = false;
 	*sympos = 0;
 	x = is_local_sym(sym) ? NULL : find_export(c, sym->name);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "include-work.h"
 #include "lib/util.h"
 
 /* The special-section table's entry-size variables, per architecture. */
@@ -107,9 +108,22 @@ static unsigned int count_changed(struct cdo *c)
 	unsigned int n = 0;
 
 	for_each_sym(c->patched, sym)
-		if (is_func(sym) && sym->include && !sym->parent)
+		if (is_func(sym) && si(sym)->include && !si(sym)->parent)
 			n++;
 	return n;
+}
+
+/* ORIG, PATCHED and their arch ops; false when one is not there (said). */
+static bool open_objects(struct cdo *c)
+{
+	c->orig = elf_open(c->orig_path);
+	if (!c->orig)
+		return false;
+	c->patched = elf_open(c->patched_path);
+	if (!c->patched)
+		return false;
+	c->arch = arch_get(c->patched);
+	return c->arch != NULL;
 }
 
 static int finish(struct cdo *c, int code)
@@ -131,7 +145,7 @@ static unsigned int count_new(struct cdo *c)
 	unsigned int n = 0;
 
 	for_each_sym(c->patched, sym)
-		if (is_func(sym) && sym->include && sym->status == NEW)
+		if (is_func(sym) && si(sym)->include && si(sym)->status == NEW)
 			n++;
 	return n;
 }
@@ -156,7 +170,7 @@ static const struct pass {
 	{ "inline", explain_inlined },
 	{ "include", include },
 	{ "special", special_sections },
-	{ "include-special", include_drain },
+	{ "include-special", include_special },
 	{ "verify", verify },
 };
 
@@ -172,9 +186,8 @@ int main(int argc, char **argv)
 	c.objname = xstrdup(basename(base));
 	free(base);
 
-	c.orig = elf_open(c.orig_path);
-	c.patched = elf_open(c.patched_path);
-	c.arch = arch_get(c.patched);
+	if (!open_objects(&c))
+		return finish(&c, EXIT_BADINPUT);
 	c.sections = section_index_new(c.arch);
 	check_pair(&c);
 	for (i = 0; i < ARRAY_SIZE(passes); i++)
@@ -186,7 +199,8 @@ int main(int argc, char **argv)
 			c.objname);
 		return finish(&c, EXIT_NOCHANGE);
 	}
-	emit(&c);
+	if (emit(&c))
+		return finish(&c, EXIT_BADINPUT);
 	if (c.nr_refusals)
 		return finish(&c, EXIT_REFUSED);
 	debugf("%s: %u function(s) patched, %u new", c.objname, c.nr_changed,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 static void propagate_children(struct cdo *c)
@@ -18,13 +19,13 @@ static void propagate_children(struct cdo *c)
 	struct symbol *p;
 
 	for_each_sym(c->patched, p) {
-		struct symbol *parent = p->parent;
+		struct symbol *parent = si(p)->parent;
 
-		if (!parent || p->status == SAME || parent->status != SAME ||
-		    !is_func(parent) ||
+		if (!parent || si(p)->status == SAME ||
+		    si(parent)->status != SAME || !is_func(parent) ||
 		    arch_is_prefix_symbol(c->arch, p->name, NULL))
 			continue;
-		parent->status = CHANGED;
+		si(parent)->status = CHANGED;
 		si(parent)->change_off = 0;
 		si(parent)->why = xasprintf("its part %s changed", p->name);
 	}
@@ -32,7 +33,7 @@ static void propagate_children(struct cdo *c)
 
 static bool is_copied(const struct symbol *sym)
 {
-	if (sym->status != CHANGED || !is_local_sym(sym))
+	if (si(sym)->status != CHANGED || !is_local_sym(sym))
 		return false;
 	if (is_func(sym))
 		return si(sym)->copied;
@@ -42,8 +43,8 @@ static bool is_copied(const struct symbol *sym)
 
 static bool notrace_candidate(struct cdo *c, struct symbol *f)
 {
-	return is_func(f) && f->status == CHANGED && is_local_sym(f) &&
-	       !f->parent && !si(f)->copied && !si(f)->forced &&
+	return is_func(f) && si(f)->status == CHANGED && is_local_sym(f) &&
+	       !si(f)->parent && !si(f)->copied && !si(f)->forced &&
 	       !si(f)->ignored && !is_init_section(f->sec) &&
 	       arch_ftrace_site(c->arch, f) < 0;
 }
@@ -57,7 +58,7 @@ static void find_data_refs(struct cdo *c)
 	for_each_sec(c->patched, sec) {
 		struct section *base = sec->base;
 
-		/* a .toc slot is loaded by code: its uses are code's */
+		/* a pointer slot is loaded by code: its uses are code's */
 		if (!is_rela_section(sec) || sci(base)->special ||
 		    sci(base)->callsite ||
 		    is_debug_section(base) || !(base->sh.sh_flags & SHF_ALLOC))
@@ -109,7 +110,7 @@ static bool patch_users(struct cdo *c)
 		struct reloc **rs;
 		size_t n, i;
 
-		if (!is_entity(p) || p->status != SAME || !p->twin)
+		if (!is_entity(p) || si(p)->status != SAME || !si(p)->twin)
 			continue;
 		n = relocs_in(p->sec, p->offset, p->size, &rs);
 		for (i = 0; i < n; i++) {
@@ -119,7 +120,7 @@ static bool patch_users(struct cdo *c)
 			follow_slot(c, &t);
 			if (!t.sym || !t.sym->sec || t.sym == p || !is_copied(t.sym))
 				continue;
-			p->status = CHANGED;
+			si(p)->status = CHANGED;
 			si(p)->change_off = rs[i]->offset - p->offset;
 			free(si(p)->why);
 			si(p)->why = xasprintf("uses changed %s %s, which the patch carries",
@@ -142,7 +143,10 @@ void propagate(struct cdo *c)
 			;
 	} while (mark_notrace_copies(c));
 	/* the final status, for ORIG's side too */
-	for_each_sym(c->patched, p)
-		if (p->twin)
-			p->twin->status = p->status;
+	for_each_sym(c->patched, p) {
+		struct symbol *twin = si(p)->twin;
+
+		if (twin)
+			si(twin)->status = si(p)->status;
+	}
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "include-work.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 static uint64_t entry_size(struct cdo *c, struct section *sec,
@@ -144,7 +146,7 @@ static void callsite_sections_of(struct cdo *c, struct elf *elf)
 			continue;
 		s->callsite = true;
 		if (s->row->size) {
-			/* fixed slots (ppc64 .toc): a slot is what it points to */
+			/* fixed pointer slots: a slot is what it points to */
 			if (!s->anonymous || !sec->size)
 				continue;
 			s->entsize = s->row->size;
@@ -191,7 +193,7 @@ static size_t for_each_strref(struct cdo *c, struct strref *out)
 		struct reloc **rs;
 		size_t n, i;
 
-		if (!sym->include || !is_func(sym))
+		if (!si(sym)->include || !is_func(sym))
 			continue;
 		n = relocs_in(sym->sec, sym->offset, sym->size, &rs);
 		for (i = 0; i < n; i++) {
@@ -258,11 +260,11 @@ static bool owner_included(struct cdo *c, struct section *sec, uint64_t off,
 	if (!r)
 		return false;
 	reloc_target(c, sec, r, &t);
-	if (t.sym && d->data_owner && !t.sym->include)
+	if (t.sym && d->data_owner && !si(t.sym)->include)
 		return data_owner_used(c, t.sym);
 	if (t.sym)
-		return t.sym->include;
-	return t.sec && t.sec->include;
+		return si(t.sym)->include;
+	return t.sec && sci(t.sec)->include;
 }
 
 /*

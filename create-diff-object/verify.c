@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "reloc-target.h"
 #include "lib/util.h"
 
 void refuse(struct cdo *c, const char *what, const char *fmt, ...)
@@ -82,7 +83,9 @@ void read_directives(struct cdo *c)
 
 static void verify_data(struct cdo *c, struct symbol *sym)
 {
-	if (sym->status != CHANGED || si(sym)->special_static ||
+	const struct symbol *twin = si(sym)->twin;
+
+	if (si(sym)->status != CHANGED || si(sym)->special_static ||
 	    sci(sym->sec)->ignored || is_patch_source_section(sym->sec))
 		return;
 	/*
@@ -98,27 +101,29 @@ static void verify_data(struct cdo *c, struct symbol *sym)
 	    !strncmp(sym->name, "__kstrtab", 9) ||
 	    !strncmp(sym->name, "__kstrtabns", 11))
 		return;	/* exports are checked by name */
-	if (sym->twin && sym->size != sym->twin->size)
+	if (twin && sym->size != twin->size)
 		refuse(c, sym->name, "size of existing data changed (%lu -> %lu bytes); use a shadow variable",
-		       (unsigned long)sym->twin->size, (unsigned long)sym->size);
+		       (unsigned long)twin->size, (unsigned long)sym->size);
 	else
 		refuse(c, sym->name, "changed initializer of existing data cannot be live-patched; use a callback or shadow variable");
 }
 
 static void verify_func(struct cdo *c, struct symbol *sym)
 {
-	if (sym->status == SAME || si(sym)->ignored || sci(sym->sec)->ignored)
+	const struct syminfo *s = si(sym);
+
+	if (s->status == SAME || s->ignored || sci(sym->sec)->ignored)
 		return;
 	if (is_init_section(sym->sec)) {
-		if (sym->status == CHANGED)
+		if (s->status == CHANGED)
 			refuse_func(c, sym, "changed __init code cannot be live-patched (it already ran)");
-		else if (sym->include)
+		else if (s->include)
 			refuse_func(c, sym, "new __init code cannot be part of a live patch");
 		return;
 	}
-	if (sym->status == CHANGED && !sym->parent && !si(sym)->copied &&
+	if (s->status == CHANGED && !s->parent && !s->copied &&
 	    arch_ftrace_site(c->arch, sym) < 0)
-		refuse_func(c, sym, si(sym)->data_ref ?
+		refuse_func(c, sym, s->data_ref ?
 			    "no ftrace call site at its start (notrace), and data refers to it, so its callers cannot all be patched instead" :
 			    "no ftrace call site at its start (notrace or no -pg?), it cannot be patched");
 }
@@ -140,8 +145,8 @@ static void verify_shared_undecoded(struct cdo *c, struct symbol *sym)
 					      sym->offset + sym->size))
 		return;
 	list_for_each_entry(o, &sym->sec->symbols, sec_list) {
-		if (o == sym || !is_func(o) || o->include || !is_local_sym(o) ||
-		    o->parent == sym)
+		if (o == sym || !is_func(o) || si(o)->include ||
+		    !is_local_sym(o) || si(o)->parent == sym)
 			continue;
 		why = xasprintf("shares section %s with unchanged static functions such as %s; its calls to them carry no relocations and %s code cannot be cut apart",
 				sym->sec->name, o->name, c->arch->name);
@@ -156,7 +161,7 @@ static void verify_shared(struct cdo *c, struct symbol *sym)
 {
 	char *why;
 
-	if (!sym->include || !is_func(sym))
+	if (!si(sym)->include || !is_func(sym))
 		return;
 	if (!c->arch->decode) {
 		verify_shared_undecoded(c, sym);
@@ -229,18 +234,21 @@ static void verify_sections(struct cdo *c)
 	struct section *sec;
 
 	for_each_sec(c->patched, sec) {
+		struct section *twin;
 		const char *why;
 
 		if (section_understood(sec))
 			continue;
 		why = sci(sec)->row ? sci(sec)->row->why :
 		      "of a kind the differ does not understand";
-		if (!sec->twin)
-			sec->twin = find_section_by_name(c->orig, sec->name);
-		if (!sec->twin && sec->size)
+		twin = sci(sec)->twin;
+		if (!twin)
+			twin = find_section_by_name(c->orig, sec->name);
+		sci(sec)->twin = twin;
+		if (!twin && sec->size)
 			refuse(c, sec->name, "new section %s%s",
 			       sci(sec)->row ? "refused: " : "", why);
-		else if (sec->twin && section_changed(sec, sec->twin))
+		else if (twin && section_changed(sec, twin))
 			refuse(c, sec->name, "changed section %s%s",
 			       sci(sec)->row ? "refused: " : "", why);
 	}

@@ -175,7 +175,7 @@ static int cmp_reloc_off(const void *a, const void *b)
 static struct reloc **table_entries(struct klpc *k, struct section *sec,
 				    size_t *count)
 {
-	const struct arch *arch = arch_get(k->elf);
+	const struct arch *arch = klpc_arch(k);
 	struct reloc **e, *r;
 	size_t n = 0, i, holes = 0;
 	uint64_t pos = 0;

@@ -26,7 +26,6 @@
 #include <string.h>
 #include "arch/arch.h"
 #include "klpc.h"
-#include "arch/arch.h"
 #include "lib/util.h"
 
 #define KLP_RELA_FLAGS	(SHF_ALLOC | SHF_INFO_LINK | SHF_RELA_LIVEPATCH)
@@ -136,7 +135,7 @@ static void check_late_target(struct klpc *k, const struct klp_conv *c,
 		klpc_fail(k->path, c->sym->name,
 			  "referenced from %s, which is gone when module %s loads and the relocation is written",
 			  base->name, c->obj->name);
-	row = arch_section(arch_get(k->elf), base->name);
+	row = arch_section(klpc_arch(k), base->name);
 	if (row && row->early)
 		klpc_fail(k->path, c->sym->name,
 			  "referenced from special section %s, which the patch module's load consumes before module %s's relocations are written",
@@ -147,7 +146,7 @@ static void check_late_target(struct klpc *k, const struct klp_conv *c,
 static void check_reloc_type(struct klpc *k, const struct klp_conv *c,
 			     const struct section *base, const struct reloc *r)
 {
-	const struct arch *arch = arch_get(k->elf);
+	const struct arch *arch = klpc_arch(k);
 
 	if (arch->klp_reloc_ok && !arch->klp_reloc_ok(r->type))
 		klpc_fail(k->path, c->sym->name,

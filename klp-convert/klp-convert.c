@@ -112,6 +112,8 @@ int main(int argc, char **argv)
 
 	check_relocatable(k.path);
 	k.elf = elf_open(k.path);
+	if (!k.elf)
+		exit(EXIT_BADINPUT);	/* elf_open() said why */
 	klpc_collect_objects(&k);
 	while (nsym)
 		klpc_load_symtab(&k, symtabs[--nsym]);
@@ -120,7 +122,8 @@ int main(int argc, char **argv)
 	klpc_read_annotations(&k);
 	klpc_convert_unannotated(&k, symvers, nsymvers, strict);
 	klpc_convert(&k);
-	elf_write(k.elf, out);
+	if (elf_write(k.elf, out))
+		exit(EXIT_BADINPUT);	/* elf_write() said why, like klpc_fail() */
 	if (getenv("KLP_CONVERT_VERBOSE"))
 		fprintf(stderr,
 			"klp-convert: %s: %u klp symbols, %u relocations in %u .klp.rela sections\n",

@@ -47,6 +47,9 @@ struct klpc {
 void klpc_fail(const char *file, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
+/* The arch ops of the module's machine; exit 1 for another (said). */
+const struct arch *klpc_arch(struct klpc *k);
+
 /* objects */
 struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create);
 /* '-' to '_' as the kernel names modules; dies on a name it cannot use. */
@@ -54,11 +57,10 @@ char *klpc_obj_name(struct klpc *k, const char *what, const char *raw);
 void klpc_collect_objects(struct klpc *k);
 void klpc_free(struct klpc *k);
 
-/* --symtab OBJ=FILE */
+/* --symtab OBJ=FILE (symtab.c; klpc_free() frees the tables with the objects) */
 void klpc_load_symtab(struct klpc *k, const char *arg);
 /* Number of symbols named @name in @obj's symtab. */
 unsigned long klpc_symtab_count(const struct klp_obj *obj, const char *name);
-void klpc_free_symtab(struct klp_obj *obj);
 
 /* annotations and conversion */
 void klpc_read_annotations(struct klpc *k);

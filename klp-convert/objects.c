@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "klpc.h"
+#include "arch/arch.h"
+#include "lib/ksymtab.h"
 #include "lib/util.h"
 
 void klpc_fail(const char *file, const char *what, const char *fmt, ...)
@@ -23,6 +25,15 @@ void klpc_fail(const char *file, const char *what, const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(EXIT_BADINPUT);
+}
+
+const struct arch *klpc_arch(struct klpc *k)
+{
+	const struct arch *arch = arch_get(k->elf);
+
+	if (!arch)
+		exit(EXIT_BADINPUT);
+	return arch;
 }
 
 struct klp_obj *klpc_obj(struct klpc *k, const char *name, bool create)
@@ -140,7 +151,7 @@ void klpc_free(struct klpc *k)
 		free(c);
 	}
 	list_for_each_entry_safe(obj, to, &k->obj_list, list) {
-		klpc_free_symtab(obj);
+		ksymtab_free(obj->symtab);
 		free(obj->name);
 		free(obj);
 	}

@@ -50,9 +50,3 @@ unsigned long klpc_symtab_count(const struct klp_obj *obj, const char *name)
 			n++;
 	return n;
 }
-
-void klpc_free_symtab(struct klp_obj *obj)
-{
-	ksymtab_free(obj->symtab);
-	obj->symtab = NULL;
-}

@@ -179,7 +179,7 @@ static char *describe(const struct candidate *c, size_t n, const char *name)
 /* A symbol the module loader defines for every module (ppc64le's .TOC.) */
 static bool loader_symbol(struct klpc *k, const char *name)
 {
-	const char *const *n = arch_get(k->elf)->loader_symbols;
+	const char *const *n = klpc_arch(k)->loader_symbols;
 
 	for (; n && *n; n++)
 		if (!strcmp(*n, name))

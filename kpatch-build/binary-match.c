@@ -151,6 +151,8 @@ static void shipped_open(struct shipped *s, const char *path)
 		close(s->fd);
 		s->e = NULL;
 		s->rel = elf_open(path);
+		if (!s->rel)
+			exit(EXIT_BADINPUT);	/* elf_open() said why */
 		return;
 	}
 	while ((scn = elf_nextscn(s->e, scn)))
@@ -264,7 +266,11 @@ int main(int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 	orig = elf_open(argv[1]);
-	arch = arch_get(orig);
+	arch = orig ? arch_get(orig) : NULL;
+	if (!arch) {
+		elf_close(orig);
+		return EXIT_BADINPUT;
+	}
 	shipped_open(&s, argv[2]);
 	for (i = 3; i < argc; i++)
 		bad += !match_one(orig, arch, &s, argv[i]);

@@ -6,7 +6,8 @@
  * order; libelf translates them to the object's byte order, kept in the ELF
  * header's EI_DATA), and libelf lays out the file. The output goes to a
  * temporary name that is renamed over the target only once it is complete,
- * so a failure never leaves a half-written object behind.
+ * so a failure never leaves a half-written object behind. An error is one
+ * line naming the object, and -1.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -117,7 +118,7 @@ static unsigned int number_symbols(struct elf *elf, unsigned int *first_global)
 	return idx;
 }
 
-static void build_symtab(struct elf *elf)
+static int build_symtab(struct elf *elf)
 {
 	unsigned int n, first_global;
 	struct strbuf names;
@@ -139,9 +140,13 @@ static void build_symtab(struct elf *elf)
 		s->st_other = sym->other;
 		s->st_value = sym->offset;
 		s->st_size = sym->size;
-		if (sym->sec && sym->sec->index >= SHN_LORESERVE)
-			die(EXIT_BADINPUT, "%s: too many sections to write",
-			    elf->path);
+		if (sym->sec && sym->sec->index >= SHN_LORESERVE) {
+			errorf("%s: too many sections to write", elf->path);
+			free(tab);
+			strbuf_release(&names);
+			free(names.buf);
+			return -1;
+		}
 		s->st_shndx = sym->sec ? sym->sec->index : sym->shndx;
 	}
 	set_section_data(elf->symtab, tab, n * sizeof(*tab));
@@ -149,9 +154,10 @@ static void build_symtab(struct elf *elf)
 	elf->symtab->sh.sh_entsize = sizeof(Elf64_Sym);
 	set_section_data(elf->strtab, names.buf, names.len);
 	strbuf_release(&names);
+	return 0;
 }
 
-static void build_rela(struct elf *elf, struct section *rela)
+static int build_rela(struct elf *elf, struct section *rela)
 {
 	Elf64_Rela *tab;
 	struct reloc *r;
@@ -162,11 +168,13 @@ static void build_rela(struct elf *elf, struct section *rela)
 	tab = xcalloc(n, sizeof(*tab));
 	n = 0;
 	for_each_reloc(rela, r) {
-		if (r->sym && (!keep_symbol(r->sym) || !r->sym->index))
-			die(EXIT_BADINPUT,
-			    "%s: %s+0x%lx: relocation against removed symbol %s",
-			    elf->path, rela->base->name,
-			    (unsigned long)r->offset, r->sym->name);
+		if (r->sym && (!keep_symbol(r->sym) || !r->sym->index)) {
+			errorf("%s: %s+0x%lx: relocation against removed symbol %s",
+			       elf->path, rela->base->name,
+			       (unsigned long)r->offset, r->sym->name);
+			free(tab);
+			return -1;
+		}
 		tab[n].r_offset = r->offset;
 		tab[n].r_info = GELF_R_INFO(r->sym ? r->sym->index : 0, r->type);
 		tab[n].r_addend = r->addend;
@@ -175,6 +183,7 @@ static void build_rela(struct elf *elf, struct section *rela)
 	set_section_data(rela, tab, n * sizeof(*tab));
 	rela->sh.sh_entsize = sizeof(Elf64_Rela);
 	rela->link = elf->symtab;
+	return 0;
 }
 
 static void number_sections(struct elf *elf)
@@ -186,7 +195,7 @@ static void number_sections(struct elf *elf)
 		sec->index = idx++;
 }
 
-static void build_tables(struct elf *elf)
+static int build_tables(struct elf *elf)
 {
 	struct strbuf names;
 	struct section *sec;
@@ -197,10 +206,11 @@ static void build_tables(struct elf *elf)
 	for_each_sym(elf, sym)
 		sym->index = 0;
 	number_sections(elf);
-	build_symtab(elf);
+	if (build_symtab(elf))
+		return -1;
 	for_each_sec(elf, sec)
-		if (is_rela_section(sec))
-			build_rela(elf, sec);
+		if (is_rela_section(sec) && build_rela(elf, sec))
+			return -1;
 	strbuf_init(&names);
 	for_each_sec(elf, sec)
 		sec->sh.sh_name = strbuf_add(&names, sec->name);
@@ -213,6 +223,7 @@ static void build_tables(struct elf *elf)
 		else if (sec->sh.sh_flags & SHF_INFO_LINK && sec->sh.sh_info)
 			sec->sh.sh_info = 0;
 	}
+	return 0;
 }
 
 /* What libelf translates: the tables; contents are written as they are. */
@@ -225,7 +236,7 @@ static Elf_Type data_type(const struct elf *elf, const struct section *sec)
 	return ELF_T_BYTE;
 }
 
-static void write_sections(struct elf *elf, Elf *e)
+static int write_sections(struct elf *elf, Elf *e)
 {
 	struct section *sec;
 
@@ -250,46 +261,66 @@ static void write_sections(struct elf *elf, Elf *e)
 		if (!gelf_update_shdr(scn, &sh))
 			goto err;
 	}
-	return;
+	return 0;
 err:
-	die(EXIT_BADINPUT, "%s: cannot build section %s: %s", elf->path,
-	    sec->name, elf_errmsg(-1));
+	errorf("%s: cannot build section %s: %s", elf->path, sec->name,
+	       elf_errmsg(-1));
+	return -1;
 }
 
-void elf_write(struct elf *elf, const char *path)
+/* The ELF header into @e; false: libelf refused it. */
+static bool write_ehdr(struct elf *elf, Elf *e)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	GElf_Ehdr eh;
-	Elf *e;
-	int fd;
 
-	build_tables(elf);
-	elf_version(EV_CURRENT);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0)
-		die(EXIT_BADINPUT, "%s: cannot create: %s", path,
-		    strerror(errno));
-	e = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!e || !gelf_newehdr(e, ELFCLASS64))
-		goto err;
+	if (!gelf_newehdr(e, ELFCLASS64))
+		return false;
 	eh = elf->ehdr;
 	eh.e_shoff = 0;
 	eh.e_phoff = 0;
 	eh.e_phnum = 0;
 	eh.e_shstrndx = elf->shstrtab->index;
 	eh.e_type = ET_REL;
-	if (!gelf_update_ehdr(e, &eh))
+	return gelf_update_ehdr(e, &eh);
+}
+
+int elf_write(struct elf *elf, const char *path)
+{
+	char *tmp;
+	Elf *e;
+	int fd;
+
+	if (build_tables(elf))
+		return -1;
+	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	elf_version(EV_CURRENT);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd < 0) {
+		errorf("%s: cannot create: %s", path, strerror(errno));
+		goto out;
+	}
+	e = elf_begin(fd, ELF_C_WRITE, NULL);
+	if (!e || !write_ehdr(elf, e))
+		goto err_elf;
+	if (write_sections(elf, e))
 		goto err;
-	write_sections(elf, e);
 	if (elf_update(e, ELF_C_WRITE) < 0)
-		goto err;
+		goto err_elf;
 	elf_end(e);
-	if (close(fd) || rename(tmp, path))
-		die(EXIT_BADINPUT, "%s: cannot write: %s", path,
-		    strerror(errno));
+	if (close(fd) || rename(tmp, path)) {
+		errorf("%s: cannot write: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
 	free(tmp);
-	return;
+	return 0;
+err_elf:
+	errorf("%s: cannot write ELF: %s", path, elf_errmsg(-1));
 err:
+	elf_end(e);
+	close(fd);
 	unlink(tmp);
-	die(EXIT_BADINPUT, "%s: cannot write ELF: %s", path, elf_errmsg(-1));
+out:
+	free(tmp);
+	return -1;
 }

@@ -17,7 +17,11 @@
  * link, which patch objects never need).
  *
  * The model owns all of its memory: names and section contents are copied
- * on read, so the file is closed once elf_open() returns.
+ * on read, so the file is closed once elf_open() returns. It holds the ELF
+ * object and nothing of what a tool makes of it: a tool's own state hangs
+ * off ->priv (the differ's pairing, status and inclusion are its struct
+ * syminfo / secinfo, create-diff-object/cdo.h), which the model never
+ * reads, sets or frees.
  */
 #ifndef KP_ELF_H
 #define KP_ELF_H
@@ -35,13 +39,6 @@
 #ifndef SHF_RELA_LIVEPATCH
 #define SHF_RELA_LIVEPATCH	0x00100000
 #endif
-
-/* Differ bookkeeping shared by sections and symbols. */
-enum status {
-	SAME = 0,
-	CHANGED,
-	NEW,
-};
 
 struct elf;
 struct symbol;
@@ -63,11 +60,7 @@ struct section {
 	struct symbol *secsym;		/* the STT_SECTION symbol, if any */
 	struct list_head symbols;	/* symbols defined in this section */
 
-	/* for the tools' passes */
-	struct section *twin;
-	enum status status;
-	bool include;
-	bool ignore;
+	/* the state a tool keeps of it (the differ's secinfo) */
 	void *priv;
 };
 
@@ -85,12 +78,7 @@ struct symbol {
 	uint64_t offset;		/* st_value */
 	uint64_t size;
 
-	/* for the tools' passes */
-	struct symbol *twin;
-	struct symbol *parent;		/* .cold/.part piece: its main function */
-	enum status status;
-	bool include;
-	bool strip;
+	/* the state a tool keeps of it (the differ's syminfo) */
 	void *priv;
 };
 
@@ -102,7 +90,6 @@ struct reloc {
 	uint64_t offset;
 	int64_t addend;
 	unsigned int type;
-	bool include;
 };
 
 struct elf {
@@ -123,11 +110,15 @@ struct elf {
 	unsigned int nr_sections, nr_symbols;
 };
 
-/* Reading, writing, freeing. Errors exit with EXIT_BADINPUT. */
+/*
+ * Reading, writing, freeing. An error is one line on stderr naming the
+ * object (and the section or symbol), and NULL or -1 for the tool to
+ * decide about.
+ */
 struct elf *elf_open(const char *path);
 /* An empty object for the same machine as @like, to be written to @path. */
 struct elf *elf_new(const struct elf *like, const char *path);
-void elf_write(struct elf *elf, const char *path);
+int elf_write(struct elf *elf, const char *path);
 void elf_close(struct elf *elf);
 
 /* Lookups: all hash based. */

@@ -20,7 +20,16 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* "progname: msg" on stderr, then exit(code). */
+/*
+ * "progname: msg" on stderr: what a library function says before it
+ * returns its error (NULL, -1) for the tool to decide about.
+ */
+void errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * errorf(), then exit(code): for the tools only. The library never exits
+ * (test/static checks it), but for its allocators above: out of memory,
+ * every tool ends with EXIT_BADINPUT.
+ */
 void die(int code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 void warnx_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -104,8 +104,11 @@ stock_suites() {
 	fi
 }
 
-# the differ, the ELF model, the fuzzer, klp-convert and kpatch-build
+# the tools' structure, the differ, the ELF model, the fuzzer, klp-convert and
+# kpatch-build
 tool_suites() {
+	# static checks of the C sources (test/static/run.sh)
+	suite static test/static/run.sh
 	suite cdo test/cdo/run-tests.sh "$ASAN_CDO"
 	suite corpus test/corpus/run.sh "$ASAN_CDO" x86_64
 	# the other architectures: cases built with Debian's cross compilers, and

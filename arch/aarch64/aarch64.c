@@ -10,7 +10,7 @@
  * relocation's target is its addend, PC-relative or not.
  */
 #include <string.h>
-#include "arch/arch.h"
+#include "arch/common.h"
 
 /* R_AARCH64_* and EM_AARCH64 come from <elf.h> (through lib/elf.h) */
 

@@ -10,7 +10,7 @@
  * relocation's target is its addend. Code is read little-endian.
  */
 #include <string.h>
-#include "arch/arch.h"
+#include "arch/common.h"
 
 /* R_PPC64_* and EM_PPC64 come from <elf.h> (through lib/elf.h) */
 #ifndef R_PPC64_REL24_NOTOC
@@ -137,6 +137,12 @@ static enum call_site ppc_call_site(const struct section *sec,
 	return CALL_PLAIN;
 }
 
+static const struct call_site_words ppc_call_site_words = {
+	.no_slot = "no nop after the bl for the TOC restore",
+	.no_slot_carried = "no TOC-restore nop after the bl",
+	.sibling = "the loader's stub cannot restore the TOC after it",
+};
+
 /*
  * b/bl (I-form, opcode 18) and bc (B-form, opcode 16), relative (AA = 0),
  * with no relocation, to an offset outside [start, end). Instructions are
@@ -231,8 +237,10 @@ const struct arch arch_ppc64le = {
 	.reloc_target = ppc_reloc_target,
 	.ftrace = &ppc_ftrace,
 	.klp_reloc_ok = ppc_klp_reloc_ok,
+	.klp_reloc_hint = "TOC-relative on ppc64: build with -mcmodel=large, as kpatch-build does",
 	.loader_symbols = ppc_loader_symbols,
 	.call_site = ppc_call_site,
+	.call_site_words = &ppc_call_site_words,
 	.unrelocated_branch_out = ppc_unrelocated_branch_out,
 	.differ_writes_mcount_loc = true,
 	.line_only_change = ppc_line_only_change,

@@ -13,7 +13,7 @@
  * addend is 2 more than the target's offset.
  */
 #include <string.h>
-#include "arch/arch.h"
+#include "arch/common.h"
 
 /* R_390_* and EM_S390 come from <elf.h> (through lib/elf.h) */
 

@@ -7,7 +7,7 @@
  * special.c.
  */
 #include <string.h>
-#include "arch/arch.h"
+#include "arch/common.h"
 #include "arch/x86_64/insn.h"
 
 #define R_X86_64_NONE		0

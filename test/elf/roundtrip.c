@@ -10,6 +10,7 @@
 int main(int argc, char **argv)
 {
 	struct elf *elf;
+	int ret;
 
 	progname = "elf-roundtrip";
 	if (argc != 3) {
@@ -17,7 +18,9 @@ int main(int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 	elf = elf_open(argv[1]);
-	elf_write(elf, argv[2]);
+	if (!elf)
+		return EXIT_BADINPUT;
+	ret = elf_write(elf, argv[2]);
 	elf_close(elf);
-	return 0;
+	return ret ? EXIT_BADINPUT : 0;
 }

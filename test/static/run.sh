@@ -1,0 +1,174 @@
+#!/bin/bash
+# Static checks of the C tools' structure, on a compile of their sources of
+# its own (-O0, into test/out/static; no build directory needed):
+#
+#   modules       the .c files depend on each other (the functions and data
+#                 one uses that another defines, read with nm) without a
+#                 cycle, and the library (lib/, arch/) on no tool's file
+#   declarations  every function a header of the tools declares is defined
+#                 (gcc -aux-info lists the declarations with their header),
+#                 and every such header is compiled
+#   passes        no file of the differ but main.c calls a pass's entry point
+#                 (the functions of main.c's pass table, and emit): a pass
+#                 reads what the ones before it left, it does not run them
+#   library-exits nothing in lib/ or arch/ calls exit(), abort(), err() or
+#                 die(): the library returns its errors and each tool decides
+#                 (lib/util.c's die() is there for the tools; its
+#                 allocators' out-of-memory exit is the one exit allowed)
+#
+# usage: run.sh [-g|--graph] — with -g, also print the module graph (one
+# "user -> provider" line per dependency). The last line is
+# "N passed, N failed".
+set -uo pipefail
+export LC_ALL=C
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cd "$top" || exit 1
+graph=0
+[ "${1:-}" = -g ] || [ "${1:-}" = --graph ] && graph=1
+out=$top/test/out/static
+rm -rf "$out"; mkdir -p "$out"
+pass=0 fail=0
+
+ok() { echo "ok   $1"; pass=$((pass + 1)); }
+bad() { echo "FAIL $1"; sed 's/^/     /' "$2"; fail=$((fail + 1)); }
+
+# the library every tool links (libkp.a) and the programs built on it
+LIB=(lib/*.c arch/*.c arch/*/*.c)
+declare -A PROGRAMS=(
+	[create-diff-object]="$(echo create-diff-object/*.c)"
+	[klp-convert]="$(echo klp-convert/*.c)"
+	[kpatch-struct-sizes]=kpatch-build/struct-sizes.c
+	[kpatch-binary-match]=kpatch-build/binary-match.c
+	[kpatch-dwarf-units]=kpatch-build/dwarf-units.c
+	[elf-roundtrip]=test/elf/roundtrip.c
+	[mutate-run]=test/fuzz/mutate-run.c
+)
+# the headers of the tools (kmod/include's other headers are the kernel's side)
+HEADERS=(lib/*.h arch/*.h arch/*/*.h create-diff-object/*.h klp-convert/*.h
+	 kmod/include/kpatch-formats.h)
+
+obj() { echo "$out/obj/${1%.c}.o"; }
+# every source of the programs, one a line
+program_sources() { local p; for p in "${!PROGRAMS[@]}"; do tr ' ' '\n' <<<"${PROGRAMS[$p]}"; done; }
+
+compile() {
+	local src o rc=0 srcs
+
+	mapfile -t srcs < <(printf '%s\n' "${LIB[@]}"; program_sources)
+	for src in "${srcs[@]}"; do
+		o=$(obj "$src")
+		mkdir -p "$(dirname "$o")"
+		gcc -std=gnu11 -I. -D_GNU_SOURCE -O0 -w -c -o "$o" -MMD \
+			-aux-info "${o%.o}.aux" "$src" 2>>"$out/compile.log" || rc=1
+	done
+	return $rc
+}
+
+# "symbol file" lines: what each of @files defines, and what it uses
+defined() { local f; for f; do nm --defined-only -g "$(obj "$f")" | awk -v f="$f" 'NF == 3 { print $3, f }'; done | sort; }
+undefined() { local f; for f; do nm -u "$(obj "$f")" | awk -v f="$f" '{ print $2, f }'; done | sort; }
+
+# "user provider" lines: the library's among its own files, each program's
+# among its files and the library's
+edges() {
+	local p
+
+	join <(undefined "${LIB[@]}") <(defined "${LIB[@]}") | awk '{ print $2, $3 }'
+	for p in "${!PROGRAMS[@]}"; do
+		# shellcheck disable=SC2086
+		join <(undefined ${PROGRAMS[$p]}) \
+		     <(defined ${PROGRAMS[$p]} "${LIB[@]}") | awk '{ print $2, $3 }'
+	done
+}
+
+check_modules() {
+	local log=$out/modules.txt lib_tools srcs
+
+	edges | sort -u > "$out/graph.txt"
+	# tsort names each cycle it meets: the files of one on its lines after
+	# "input contains a loop"
+	tsort "$out/graph.txt" 2>&1 >/dev/null |
+		awk '/contains a loop/ { if (c) print c; c = "cycle:"; next }
+		     { sub(/^tsort: /, ""); c = c " " $0 }
+		     END { if (c) print c }' > "$log"
+	# a library file using a symbol only a tool defines
+	mapfile -t srcs < <(program_sources)
+	lib_tools=$(join <(undefined "${LIB[@]}") <(defined "${srcs[@]}") |
+		awk '{ print "library depends on a tool: " $2 " uses " $1 " of " $3 }')
+	[ -z "$lib_tools" ] || echo "$lib_tools" >> "$log"
+	if [ -s "$log" ]; then bad "modules: the .c files' dependencies have no cycle" "$log"
+	else ok "modules: the .c files' dependencies have no cycle ($(wc -l < "$out/graph.txt") dependencies)"; fi
+}
+
+# function names of "/* FILE:LINE:NK */ decl;" lines of the .aux files
+aux_names() {
+	cat "$out"/obj/*.aux "$out"/obj/*/*.aux "$out"/obj/*/*/*.aux 2>/dev/null |
+		awk -v want="$1" 'match($0, /^\/\* [^ ]*:[0-9]+:[INO][CF] \*\//) {
+			hdr = substr($0, 4, RLENGTH - 6); kind = substr(hdr, length(hdr))
+			sub(/:[0-9]+:[INO][CF]$/, "", hdr); sub(/^\.\//, "", hdr)
+			rest = substr($0, RLENGTH + 1)
+			if (!match(rest, /[A-Za-z_][A-Za-z0-9_]* \(/)) next
+			name = substr(rest, RSTART, RLENGTH - 2)
+			if (want == "F" && kind == "F") print name
+			if (want == "C" && kind == "C") print name, hdr }' | sort -u
+}
+
+check_declarations() {
+	local log=$out/declarations.txt h
+
+	aux_names F > "$out/definitions.txt"
+	aux_names C | awk '$2 ~ /\.h$/ && $2 !~ /^\//' > "$out/declared.txt"
+	join -v 1 "$out/declared.txt" "$out/definitions.txt" |
+		awk '{ print $2 ": " $1 " is declared, and defined nowhere" }' | sort -u > "$log"
+	# a header may declare no function (list.h), but some source includes it
+	find "$out/obj" -name '*.d' -exec cat {} + | tr -s ' \134' '\n' |
+		sed -n 's|^\(\./\)\{0,1\}\([^/].*\.h\):\{0,1\}$|\2|p' | sort -u > "$out/included.txt"
+	for h in "${HEADERS[@]}"; do
+		grep -qxF "$h" "$out/included.txt" ||
+			echo "$h: no source of the tools includes it" >> "$log"
+	done
+	if [ -s "$log" ]; then bad "declarations: every function a header declares is defined" "$log"
+	else ok "declarations: every function a header declares is defined ($(wc -l < "$out/declared.txt") declarations)"; fi
+}
+
+check_passes() {
+	local log=$out/passes.txt entries f others=()
+
+	# main.c's table: { "name", function },
+	entries=$(sed -n '/} passes\[\] = {/,/^};/p' create-diff-object/main.c |
+		sed -n 's/^[[:space:]]*{ "[^"]*", \([a-z_0-9]*\) },.*/\1/p'; echo emit)
+	for f in create-diff-object/*.c; do
+		[ "$f" = create-diff-object/main.c ] || others+=("$f")
+	done
+	undefined "${others[@]}" |
+		awk -v entries="$entries" 'BEGIN { n = split(entries, e, "\n")
+			for (i = 1; i <= n; i++) entry[e[i]] = 1 }
+		     $1 in entry { print $2 " calls the pass entry point " $1 }' > "$log"
+	[ "$(echo "$entries" | wc -l)" -gt 10 ] || echo "main.c: no pass table found" >> "$log"
+	if [ -s "$log" ]; then bad "passes: only main.c runs a pass" "$log"
+	else ok "passes: only main.c runs a pass ($(echo "$entries" | wc -l) entry points)"; fi
+}
+
+check_library_exits() {
+	local log=$out/library-exits.txt
+
+	undefined "${LIB[@]}" |
+		awk '$1 ~ /^(exit|_exit|_Exit|abort|err|errx|verr|verrx|die|error|error_at_line)$/ &&
+		     !($2 == "lib/util.c" && $1 == "exit") { print $2 " calls " $1 }' > "$log"
+	if [ -s "$log" ]; then bad "library-exits: the library returns its errors" "$log"
+	else ok "library-exits: the library returns its errors"; fi
+}
+
+if ! compile; then
+	bad "compile: the tools' sources" "$out/compile.log"
+	echo "$pass passed, $fail failed"
+	exit 1
+fi
+check_modules
+check_declarations
+check_passes
+check_library_exits
+[ $graph = 0 ] || sed 's/ / -> /' "$out/graph.txt"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
