@@ -84,6 +84,13 @@ struct special_section {
 	 */
 	bool key_optional;
 	unsigned int key_off;
+	/*
+	 * An entry whose key (at key_off) is a tracepoint of the patched
+	 * module may be left out: the site keeps its compiled default, a NOP
+	 * (tracepoints are static_key_false), so the patched function never
+	 * fires that tracepoint; a plain key of the module is still refused.
+	 */
+	bool tracepoint_key_optional;
 };
 
 /* The rows every architecture shares (special.c). */

@@ -27,9 +27,10 @@ const struct special_section special_shared[] = {
 	{ .name = "__bug_table", .role = SEC_ENTRIES,
 	  .size_env = "BUG_STRUCT_SIZE", .size_struct = "bug_entry",
 	  .ignore_off = 8, .ignore_len = 2, .early = true },
+	/* struct jump_entry: code, target, key (+ branch flags) */
 	{ .name = "__jump_table", .role = SEC_ENTRIES,
 	  .size_env = "JUMP_STRUCT_SIZE", .size_struct = "jump_entry",
-	  .early = true },
+	  .early = true, .tracepoint_key_optional = true, .key_off = 8 },
 	{ .name = "__ex_table", .role = SEC_ENTRIES,
 	  .size_env = "EX_STRUCT_SIZE", .size_struct = "exception_table_entry",
 	  .early = true },

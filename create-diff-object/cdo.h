@@ -80,6 +80,7 @@ struct syminfo {
 	bool copied;			/* notrace: carried as a copy, not patched */
 	bool data_ref;			/* a data object refers to it */
 	bool recorded;			/* has its .kpatch.funcs record */
+	bool tracepoint_dropped;	/* its jump labels left out (warned) */
 	long change_off;		/* first differing offset, or -1 */
 	const char *inlined;		/* changed inlined callee, if known */
 	char *unsplit;			/* split.c: why it cannot leave its section */

@@ -293,6 +293,40 @@ static bool optional_module_entry(struct cdo *c, struct section *sec,
 	return true;
 }
 
+/*
+ * A jump label of a tracepoint whose key lives in the patched module (the
+ * module's own trace events): livepatch resolves the key only when that
+ * module loads, after the loader has read __jump_table. Without its entry
+ * the site stays the NOP it was compiled as, and the patched function runs
+ * without that tracepoint: said in one warning line per tracepoint.
+ */
+static bool dropped_module_tracepoint(struct cdo *c, struct section *sec,
+				      uint64_t off,
+				      const struct special_section *d)
+{
+	static const char prefix[] = "__tracepoint_";
+	struct reloc *site = find_reloc_at(sec, off + d->owner_off);
+	struct reloc *key = find_reloc_at(sec, off + d->key_off);
+	struct target ts, tk;
+	struct syminfo *ki;
+
+	if (!d->tracepoint_key_optional || !key || !site)
+		return false;
+	reloc_target(c, sec, key, &tk);
+	if (!tk.sym || strncmp(tk.sym->name, prefix, strlen(prefix)) ||
+	    !klp_module_reference(c, tk.sym))
+		return false;
+	reloc_target(c, sec, site, &ts);
+	ki = si(tk.sym);
+	if (!ki->tracepoint_dropped)
+		warnx_("%s: %s: tracepoint %s of module %s disabled in the patched code (its key is resolved only once %s loads, after the loader has read %s)",
+		       c->objname, ts.sym ? ts.sym->name : sec->name,
+		       tk.sym->name + strlen(prefix), c->parent, c->parent,
+		       sec->name);
+	ki->tracepoint_dropped = true;
+	return true;
+}
+
 static void select_entries(struct cdo *c, struct section *sec,
 			   const struct special_section *d)
 {
@@ -320,7 +354,8 @@ static void select_entries(struct cdo *c, struct section *sec,
 		size_t n, k;
 
 		if (!owner_included(c, sec, off + d->owner_off, d) ||
-		    optional_module_entry(c, sec, off, d))
+		    optional_module_entry(c, sec, off, d) ||
+		    dropped_module_tracepoint(c, sec, off, d))
 			continue;
 		s->keep[i] = true;
 		n = relocs_in(sec, off, s->entsize, &rs);

@@ -136,6 +136,10 @@ diff_objects() {
 			nf=$(( 16#${nf:-0} / 32 ))
 			changed=$(echo "$cdo_out" | sed -n 's/.*changed function: *//p' | tr '\n' ' ')
 			step_show "diffing $o: $nf function(s) changed${changed:+: $changed}"
+			# the differ's warnings (a module's tracepoint disabled, a
+			# forced refusal) are the user's to read
+			while IFS= read -r w; do warn "${w#create-diff-object: warning: }"
+			done < <(grep '^create-diff-object: warning: ' <<< "$cdo_out" || true)
 			DIFFED+=("$out"); PARENTS[$pname]=$symtab ;;
 		3) step_show "diffing $o: no function changed" ;;
 		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(echo "$cdo_out" | grep -m1 '^create-diff-object: ' || echo "$cdo_out" | grep -m1 -v '^$')" >&2
