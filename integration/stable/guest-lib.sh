@@ -1,0 +1,27 @@
+# guest-lib.sh: put before each NN.guest of the stable fixes (stable.sh does):
+# a check runs the fix's patched path and proves it ran in the live patch.
+
+# ran FUNC CMD...: CMD runs FUNC's copy in the loaded live patch (ftrace of
+# that module's FUNC only, :mod: filter); fails when CMD fails or FUNC did
+# not run
+ran() {
+	f=$1; shift
+	t=/sys/kernel/tracing
+	[ -e $t/set_ftrace_filter ] || mount -t tracefs nodev $t || return 1
+	m=$(ls /sys/kernel/livepatch | head -n1)
+	echo "$f:mod:$m" > $t/set_ftrace_filter || { echo "no $f in $m to trace"; return 1; }
+	echo > $t/trace
+	echo function > $t/current_tracer
+	"$@"; rc=$?
+	echo nop > $t/current_tracer
+	echo > $t/set_ftrace_filter
+	grep -q " $f <-" $t/trace || { echo "$f of $m did not run"; return 1; }
+	return $rc
+}
+
+# a cgroup2 hierarchy with CONTROLLER enabled for its children
+cgroup2() {
+	c=/sys/fs/cgroup
+	[ -e $c/cgroup.controllers ] || mount -t cgroup2 none $c || return 1
+	echo "+$1" > $c/cgroup.subtree_control
+}
