@@ -83,7 +83,8 @@ modversions_check() {
 	while read -r o; do
 		rec=$(modv_recorded "$o")
 		[ -n "$rec" ] || continue	# (exports nothing versioned)
-		new=$(modv_crcs "$o" patched)
+		new=$(modv_crcs "$o" patched) ||
+			fail "$o: genksyms on the patched source failed (its command is derived from the compile command; see the log)"
 		[ -n "$new" ] ||
 			fail "$o: genksyms on the patched source gives no CRCs (its command is derived from the compile command; see the log)"
 		chg=$(modv_first_change "$rec" "$new")
@@ -92,7 +93,7 @@ modversions_check() {
 			continue
 		fi
 		# a difference: the replay must reproduce the original build's CRCs
-		orig=$(modv_crcs "$o" original)
+		orig=$(modv_crcs "$o" original) || orig=	# (failed: no CRCs, the failure below)
 		if [ -z "$orig" ] || [ -n "$(modv_first_change "$rec" "$orig")" ]; then
 			fail "$o: genksyms on the unpatched source does not give the CRCs the original build recorded (${chg%% *}); cannot check the patch's CRCs"
 		fi
