@@ -238,7 +238,7 @@ check_compiler() {
 	# kpatch-cc holds every patched object to it (a farm host with another compiler)
 	CC_IDENT=$(cc_ident "$CC_FIRST")
 	export KPATCH_CC_IDENT=$CC_IDENT
-	if [ $SKIP_CC_CHECK = 0 ]; then
+	if [ "$SKIP_CC_CHECK" = 0 ]; then
 		want=$(unquote "$(cfg CC_VERSION_TEXT)")
 		if [ -n "$want" ] && [ "$(cc_ident "$want")" != "$(cc_ident "$CC_FIRST")" ]; then
 			die "compiler mismatch: the kernel was built with '$want' (CONFIG_CC_VERSION_TEXT), '$CC_CMD' is '$CC_FIRST' (set CC, or --skip-compiler-check)"

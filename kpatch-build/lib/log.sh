@@ -122,6 +122,7 @@ pipe_stage() {
 	[ ${#parts[@]} -ge "$n" ] || return 1
 	cur=${parts[${#parts[@]} - n + i]}
 	# (the pipeline inside "x=$(a | b)" or "< <(a | b)")
+	# shellcheck disable=SC2016  # (the characters themselves)
 	local cs='$(' ps='<(' op='(' cp=')'
 	if [ "$i" = 0 ]; then cur=${cur##*"$cs"}; cur=${cur##*"$ps"}; fi
 	if [ $(( i + 1 )) = "$n" ]; then
@@ -130,6 +131,22 @@ pipe_stage() {
 	fi
 	cur=${cur#"${cur%%[![:space:]]*}"}; cur=${cur%"${cur##*[![:space:]]}"}
 	[ -n "$cur" ] && printf '%s' "$cur"
+}
+# the line of source $1 that has the failed command $3 (a pipeline of $4 stages,
+# $3 its last one): line $2, except in a process substitution, where bash gives
+# the line of the function's start: then the first line after it that has it
+err_locate() {
+	local src=$1 line=$2 cmd=$3 n=$4 l=$2 text
+	while IFS= read -r text; do
+		if [ "$n" -gt 1 ]; then
+			[ "$(pipe_stage "$text" "$n" $(( n - 1 )))" != "$cmd" ] || { echo "$l"; return; }
+		else
+			[[ $text != *"$cmd"* ]] || { echo "$l"; return; }
+		fi
+		[ "$l" = "$line" ] || [[ $text != "}"* ]] || break
+		l=$(( l + 1 ))
+	done < <(sed -n "$line,\$p" "$src" 2>/dev/null)
+	echo "$line"
 }
 # on_err STATUS COMMAND PIPESTATUS...: the ERR trap
 on_err() {
@@ -140,18 +157,19 @@ on_err() {
 	set +eu
 	if [ ! -e "$ERR_MARK" ]; then
 		err_mark
+		line=$(err_locate "$src" "$line" "$cmd" "${#ps[@]}")
 		if [ ${#ps[@]} -gt 1 ]; then
 			# the stage that failed: the first non-zero status that is not
 			# SIGPIPE's (a stage after it that stopped reading), else the last one
 			for k in "${!ps[@]}"; do
 				[ "${ps[k]}" = 0 ] || [ "${ps[k]}" = 141 ] || { i=$k; break; }
 			done
-			if [ $i -lt 0 ]; then
+			if [ "$i" -lt 0 ]; then
 				for k in "${!ps[@]}"; do [ "${ps[k]}" = 0 ] || i=$k; done
 			fi
-			if [ $i -ge 0 ]; then
+			if [ "$i" -ge 0 ]; then
 				rc=${ps[i]}
-				st=$(pipe_stage "$(sed -n "${line}p" "$src" 2>/dev/null)" ${#ps[@]} $i) && cmd=$st
+				st=$(pipe_stage "$(sed -n "${line}p" "$src" 2>/dev/null)" "${#ps[@]}" "$i") && cmd=$st
 				cmd="$cmd (stage $(( i + 1 )) of a pipeline of ${#ps[@]})"
 			fi
 		fi
@@ -194,7 +212,7 @@ cleanup() {
 	report_write "$rc"	# (reads the differ's outputs in the scratch directory)
 	if [ -n "$SCRATCH" ] && [ -d "$SCRATCH" ]; then
 		if [ $KEEP_SCRATCH = 1 ]; then
-			echo "$TOOLNAME: scratch directory kept: $SCRATCH" >&2
+			echo "$TOOLNAME: scratch directory kept: $SCRATCH (rerun from a step of it: --from STEP --scratch $SCRATCH)" >&2
 		else
 			rm -rf "$SCRATCH"
 		fi
@@ -211,12 +229,21 @@ on_signal() {
 # ---------------------------------------------------------------- scratch, log
 log_setup() {
 	mkdir -p "$KB_CACHE/logs" "$KB_CACHE/tmp" || die "cannot create the cache directory $KB_CACHE"
-	SCRATCH=$(mktemp -d "$KB_CACHE/tmp/$NAME.XXXXXX") || die "cannot create a scratch directory in $KB_CACHE/tmp"
+	if [ -n "$FROM_STEP" ]; then
+		SCRATCH=$RESUME_DIR	# (resume_check chose and checked it)
+	else
+		SCRATCH=$(mktemp -d "$KB_CACHE/tmp/$NAME.XXXXXX") || die "cannot create a scratch directory in $KB_CACHE/tmp"
+		mkdir -p "$SCRATCH/.state" && run_identity > "$SCRATCH/.state/run" ||
+			die "cannot write $SCRATCH/.state/run"
+	fi
+	# (a kept directory is not a stale one: the clean-up below leaves it)
+	[ "$KEEP_SCRATCH" = 0 ] || : > "$SCRATCH/.kept"
 	LOG=$KB_CACHE/logs/$NAME-$(date +%Y%m%d-%H%M%S)-$$.log
 	: > "$LOG" || die "cannot write the log $LOG"
 	# keep the 300 newest logs, none older than 30 days
 	# (best effort: a concurrent run may be removing the same files)
 	find "$KB_CACHE/logs" -name '*.log' -mtime +30 -delete 2>/dev/null || true
+	# shellcheck disable=SC2012  # (our names: NAME-date-pid.log, NAME is [A-Za-z0-9_-])
 	ls -1t "$KB_CACHE/logs/" 2>/dev/null | tail -n +301 | while read -r f; do rm -f "$KB_CACHE/logs/$f"; done
 	{
 		echo "kpatch-build $KPB_VERSION: ${ARGV[*]}"
@@ -229,6 +256,8 @@ log_setup() {
 		BASH_XTRACEFD=$XTRACE_FD
 		set -x
 	fi
-	# clean up stale scratch directories of runs that were killed (older than a day)
-	find "$KB_CACHE/tmp" -mindepth 1 -maxdepth 1 -mtime +1 -exec rm -rf {} + 2>/dev/null || true
+	# clean up stale scratch directories of runs that were killed (older than a
+	# day), not the ones kept for --from
+	find "$KB_CACHE/tmp" -mindepth 1 -maxdepth 1 -mtime +1 ! -exec test -e '{}/.kept' ';' \
+		-exec rm -rf {} + 2>/dev/null || true
 }

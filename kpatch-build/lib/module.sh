@@ -14,17 +14,22 @@
 module_prebuild() {
 	MOD=$SCRATCH/module
 	TPL=$(find_kmod_template) || die "the patch-module template kmod/patch was not found"
-	mkdir -p "$MOD" && cp -a "$TPL/." "$MOD/" || die "cannot copy the template $TPL"
 	# kmod/include (kpatch-macros.h, kpatch-syscall.h) is on the include path of every
 	# patched compile, searched last (-idirafter), so patches can #include "kpatch-macros.h"
 	KMOD_INC=$(cd "$TPL/../include" 2>/dev/null && pwd) || die "kmod/include not found next to the template $TPL"
 	MKARGS=(${KB_MAKE[@]+"${KB_MAKE[@]}"} KPATCH_NAME="$NAME" KPATCH_INCLUDE="$KMOD_INC")
-	[ $NONREPLACE = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
+	[ "$NONREPLACE" = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
+	PREBUILD_PID='' MOD_READY=0
+	# a resumed run (--from) relinks in the module directory of the kept run
+	if [ -n "$FROM_STEP" ] && [ -d "$MOD" ]; then
+		[ ! -f "$MOD/$MODNAME.ko" ] || MOD_READY=1
+		return 0
+	fi
+	mkdir -p "$MOD" && cp -a "$TPL/." "$MOD/" || die "cannot copy the template $TPL"
 	# The whole module is prebuilt with an empty patch-objs.o: the template object,
 	# the .mod.c and its object exist by the time the differ is done, and the final
 	# make relinks (kbuild recompiles the .mod.c only if modpost changed it).
 	: > "$SCRATCH/prebuild.log"
-	PREBUILD_PID=
 	if ${CC_CMD} -c -x c /dev/null -o "$MOD/patch-objs.o" 2>>"$SCRATCH/prebuild.log" &&
 		touch -d '2000-01-01' "$MOD/patch-objs.o" && patch_objs_cmdfile; then
 		setsid make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" >> "$SCRATCH/prebuild.log" 2>&1 &
@@ -129,7 +134,7 @@ diff_objects() {
 		symtab=$(parent_symtab "$p") || fail "cannot find the booted module $p for $o (looked in ${STOCK_RELEASE:+the debug modules of $STOCK_RELEASE, }$KOBJ and /lib/modules/$(kbuild_release "$KOBJ"), as .ko, .ko.xz, .ko.zst)"
 		out=$SCRATCH/diff/${o//\//__}
 		# (a stock kernel's binary match reads the changed functions from -d)
-		cdo_args=(); { [ $DEBUG = 1 ] || report_wanted || [ "${STOCK:-0}" = 1 ]; } && cdo_args=(--debug)
+		cdo_args=(); { [ "$DEBUG" = 1 ] || report_wanted || [ "${STOCK:-0}" = 1 ]; } && cdo_args=(--debug)
 		echo "+ $CDO ${cdo_args[*]} $orig_o $patched_o $pname $symtab $SYMVERS $MODNAME $out" >> "$LOG"
 		rc=0	# (0: a change, 3: none, 2: a refusal, 1: a failure)
 		cdo_out=$("$CDO" "${cdo_args[@]}" "$orig_o" "$patched_o" "$pname" "$symtab" "$SYMVERS" "$MODNAME" "$out" 2>&1 < /dev/null) || rc=$?
@@ -220,7 +225,8 @@ build_module() {
 		echo "objtool runs on the linked patch module: its sections are made there" >> "$LOG"
 		strip_objtool_sections "$MOD/patch-objs.o" || fail "objcopy of $MOD/patch-objs.o failed"
 	fi
-	if [ -n "${PREBUILD_PID:-}" ] && fast_relink; then
+	# (after a prebuild, or in a kept run's module directory: --from)
+	if { [ -n "${PREBUILD_PID:-}" ] || [ "$MOD_READY" = 1 ]; } && fast_relink; then
 		:
 	else
 		echo "(no fast relink: running kbuild)" >> "$LOG"
@@ -241,7 +247,7 @@ convert_klp() {
 		[ "$p" = vmlinux ] || klpc_args+=(--object "$p")
 	done
 	logrun "$KLPC" "${klpc_args[@]}" "$inko" "$final" || fail "klp-convert $inko failed"
-	if [ $SIGN = 1 ]; then
+	if [ "$SIGN" = 1 ]; then
 		step "signing with $SIGKEY"
 		logrun "$SIGFILE" "$SIGHASH" "$SIGKEY" "$SIGCERT" "$final" ||
 			fail "signing the module failed"

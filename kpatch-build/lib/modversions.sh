@@ -23,7 +23,8 @@
 # kernel's objects are rebuilt, so the CRCs are the shipped Module.symvers's
 # (for the symbols the rebuilt object exports)
 modv_recorded() {
-	local cmdf=$OBJ/$(dirname "$1")/.$(basename "$1").cmd
+	local cmdf
+	cmdf=$OBJ/$(dirname "$1")/.$(basename "$1").cmd
 	if [ "${STOCK:-0}" = 1 ]; then
 		awk 'NR == FNR { if ($1 == "#SYMVER") want[$2] = 1; next }
 			($2 in want) { print $2, $1 }' "$cmdf" "$KOBJ/Module.symvers" 2>/dev/null

@@ -66,6 +66,7 @@ oot_original_cached() {
 		echo "build_seconds=$((SECONDS - t0))" > "$OOT_CACHE/info"
 		touch "$OOT_CACHE/.complete"
 		# keep the 20 newest entries
+		# shellcheck disable=SC2012  # (the entries are named by hex keys)
 		ls -1td "$KB_CACHE"/oot/*/ 2>/dev/null | tail -n +21 | while read -r d; do
 			rm -rf "$d" "${d%/}.lock"; done
 	fi

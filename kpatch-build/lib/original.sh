@@ -19,6 +19,7 @@ orig_cache_key() {
 		echo "recipe $KEY_RECIPE"
 		echo "source $SRCDIR $kver $(stat -c '%s %Y' "$SRCDIR/Makefile")"
 		# (no localversion file is the usual case)
+		# shellcheck disable=SC2012  # (as the key was made: a new one rebuilds the cache)
 		ls -1 "$SRCDIR" | { grep '^localversion' || true; } | while read -r f; do echo "$f $(cat "$SRCDIR/$f")"; done
 		echo "targets ${TARGETS[*]}"
 		# the compiler's identity, not its name (gcc, gcc-12, cc, distcc's
@@ -113,6 +114,7 @@ index_original() {
 			mod=${mod%.ko}; mod=${mod%.o}
 			mf=$OBJ/$mod.mod
 			[ -f "$mf" ] || continue
+			# shellcheck disable=SC2013  # (object names: words of the .mod file)
 			for o in $(cat "$mf"); do parent[$o]=$(basename "$mod"); done
 		done < "$OBJ/modules.order"
 	fi
@@ -125,6 +127,7 @@ index_original() {
 		done <<< "$members"
 	done
 	(cd "$OBJ" && find . -name '.*.o.cmd' -type f | sed 's|^\./||' | sort) > "$ORIG/cmdfiles" || return 1
+	# shellcheck disable=SC2016  # (awk's own $0)
 	(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" awk '/^source_/ { sub(/^source_/, ""); split($0, a, " := "); print a[1], a[2]; nextfile }') |
 	while read -r o src; do
 		echo "$o $src ${parent[$o]:--}"
@@ -195,7 +198,8 @@ orig_recheck_newer() {
 			warn "$newer changed after the cached original build; starting over with a refreshed cache"
 			for pid in "${PIDS[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done	# (may have ended)
 			wait 2>/dev/null
-			rm -rf "$SCRATCH"
+			# (a kept directory of --from is the run's own again: cleared by it)
+			[ -n "$FROM_STEP" ] || rm -rf "$SCRATCH"
 			exec {LOCK_FD}>&-
 			trap - EXIT INT TERM HUP
 			KPB_SYNC_CHECK=1 KPB_T_START=$T_START exec "${ARGV[@]}"

@@ -84,6 +84,7 @@ AWK_NORM='function norm(p,   n, i, k, parts, st, out) {
 objs_with_dep() {
 	local t=$1 base=${1##*/}
 	# (xargs says 123 when a grep of it found nothing: the usual case)
+	# shellcheck disable=SC2016  # (awk's own $1)
 	(cd "$OBJ" && { xargs -a "$IDX/cmdfiles" grep -lF -e "$base" 2>/dev/null || [ $? -eq 123 ]; } |
 		xargs -r awk -v t="$t" -v base="$base" "$AWK_NORM"'
 		FNR == 1 { obj = "" }
@@ -95,6 +96,7 @@ find_affected() {
 	# cincludes.idx: "<included .c> <object>" for .c files that other objects #include
 	# (made once per cache entry, atomically: concurrent runs write the same content)
 	if [ ! -f "$IDX/cincludes.idx" ]; then
+		# shellcheck disable=SC2016  # (awk's own $0, $1)
 		(cd "$OBJ" && xargs -a "$IDX/cmdfiles" awk "$AWK_NORM"'
 			FNR == 1 { obj = "" }
 			/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; src = a[2]; next }
@@ -179,6 +181,7 @@ wdir() {
 kbuild_saved_cmd() {
 	local f=$1 t=$2
 	[ -f "$f" ] || return 0
+	# shellcheck disable=SC2016  # (make's $(pound) and $$)
 	sed -n -e "s|^savedcmd_$t := ||p" -e "s|^cmd_$t := ||p" "$f" |
 		sed -n '1{s/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g; p;}'
 }
@@ -295,10 +298,10 @@ build_patched() {
 # ORIG PATCHED PARENT per recompiled object
 patched_diff_list() {
 	: > "$SCRATCH/diff-list"
-	for o in $(sort -u "$KPATCH_CC_LOG"); do
+	while read -r o; do
 		orig_o=$SCRATCH/orig/$o
 		[ -f "$orig_o" ] || orig_o=$OBJ/$o
 		echo "$o $orig_o $W/$o ${OBJ_PARENT[$o]}" >> "$SCRATCH/diff-list"
-	done
+	done < <(sort -u "$KPATCH_CC_LOG")
 	SYMVERS=$KOBJ/Module.symvers
 }
