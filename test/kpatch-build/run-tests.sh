@@ -781,6 +781,14 @@ else
 				grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
 				grep -qE 'building original out-of-tree module kptest_smoke (from|\(cached)' <<<"$first_out" &&
 				ok kernel-oot-cached || ko kernel-oot-cached "the second run did not use the cached original module build"
+			# kept, then from the differ on: the same module (original and patched are one step)
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --keep-tmp --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			KO=$(kept_dir); cp "$ko_file" "$T/oot1.ko" 2>/dev/null; rm -f "$ko_file"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --from diff --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			[ $RC -eq 0 ] && [ -n "$KO" ] && grep -q "resuming from step diff in $KO (kept: original, patched)" "$OUT" &&
+				! grep -q 'building patched objects' "$OUT" && cmp -s "$T/oot1.ko" "$ko_file" &&
+				ok kernel-oot-from-diff || ko kernel-oot-from-diff "exit $RC; not resumed at the differ, or another module"
+			[ -z "$KO" ] || rm -rf "$KO"
 			[ -f "$ko_file" ] && boot kernel-oot-boot "$HERE/guest/oot-kptest-smoke.sh" "$oot_ko" "$ko_file"
 		else
 			ko kernel-oot "building the booted out-of-tree module failed"
