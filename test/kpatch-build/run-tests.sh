@@ -36,6 +36,7 @@ OUT=$T/out RC=0
 ok() { PASS=$((PASS + 1)); echo "PASS $1"; }
 ko() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2"; sed 's/^/    | /' "$OUT" | tail -n 15; }
 skip() { SKIP=$((SKIP + 1)); echo "SKIP $1: $2"; }
+# shellcheck disable=SC2053  # (FILTER is a glob)
 want() { [[ $1 == $FILTER ]]; }
 
 # kpb ARGS...: run kpatch-build, output in $OUT, status in $RC
@@ -143,14 +144,15 @@ expect no-kbuild-dir nz "kbuild tree .* not found next to .*; pass -k" -s "$S" -
 expect not-a-diff nz "not a unified diff" "${STD[@]}" "$S/Makefile"
 
 # ------------------------------------------------------------------ shellcheck
-# the driver with its libraries (-x: one program), kpatch-cc, and each library
-# on its own (kpatch-build/.shellcheckrc, lib/.shellcheckrc say why)
+# the driver with its libraries (-x: one program), kpatch-cc, each library on
+# its own, and these tests (the .shellcheckrc files say what is disabled, why)
 if want shellcheck; then
 	if ! command -v shellcheck >/dev/null; then
 		skip shellcheck "shellcheck not installed (scripts/install-deps)"
 	else
-		(cd "$REPO" && shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh) > "$OUT" 2>&1 &&
-			ok shellcheck || ko shellcheck "shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh"
+		(cd "$REPO" && shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh &&
+			shellcheck -x -P SCRIPTDIR test/kpatch-build/*.sh) > "$OUT" 2>&1 &&
+			ok shellcheck || ko shellcheck "shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh test/kpatch-build/*.sh"
 	fi
 fi
 
@@ -236,7 +238,7 @@ if want sig-force; then
 fi
 # nothing of the above may have started a build or touched the tree
 if want refusals-no-build; then
-	[ -z "$(ls "$KPATCH_CACHE/kpatch-build/orig" 2>/dev/null | grep -v '\.lock$')" ] &&
+	[ -z "$(find "$KPATCH_CACHE/kpatch-build/orig" -mindepth 1 -maxdepth 1 ! -name '*.lock' 2>/dev/null)" ] &&
 		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok refusals-no-build || ko refusals-no-build "a refused run started the original build"
 fi
 
@@ -312,12 +314,12 @@ if want interrupt-cleanup; then
 fi
 if want name-derived; then
 	kpb "${STD[@]}" "$T/p/my fix+1.patch" -t vmlinux -t modules
-	grep -q 'logs/my-fix-1-' "$OUT" || ls "$KPATCH_CACHE/kpatch-build/logs/" | grep -q '^my-fix-1-' &&
+	grep -q 'logs/my-fix-1-' "$OUT" || compgen -G "$KPATCH_CACHE/kpatch-build/logs/my-fix-1-*" >/dev/null &&
 		ok name-derived || ko name-derived "name of 'my fix+1.patch' is not my-fix-1"
 fi
 if want name-derived-truncated; then
 	kpb "${STD[@]}" "$T/p/$(printf 'x%.0s' $(seq 1 60)).patch"
-	ls "$KPATCH_CACHE/kpatch-build/logs/" | grep -q "^$(printf 'x%.0s' $(seq 1 45))-[0-9]" &&
+	compgen -G "$KPATCH_CACHE/kpatch-build/logs/$(printf 'x%.0s' $(seq 1 45))-[0-9]*" >/dev/null &&
 		ok name-derived-truncated || ko name-derived-truncated "derived name not truncated to 45"
 fi
 
@@ -391,7 +393,7 @@ if want getopt-forms; then
 	# kpatch's own scripts pass -j2, -dR; GNU getopt also takes -sDIR, --opt=V, --abbrev V
 	if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
 		KPATCH_CACHE=$T/cache4 kpb -dRj1 -nclustered -s"$S" -c"$B/.config" --vmlin "$B/vmlinux" --out="$T/o" "$T/p/cmdline.patch"
-		lg=$(ls "$T"/cache4/kpatch-build/logs/clustered-*.log 2>/dev/null | head -n1)
+		lg=$(compgen -G "$T/cache4/kpatch-build/logs/clustered-*.log" | head -n1)
 		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-clustered.ko" ] && grep -q 'scratch directory kept' "$OUT" &&
 			grep -q 'not cached: .*-j1,' "$OUT" && grep -q 'template: KPATCH_REPLACE=0' "$lg" &&
 			ok getopt-forms || ko getopt-forms "-dRj1 -nNAME -sDIR --vmlin --out= not parsed like getopt"
@@ -637,7 +639,7 @@ if want progress-lock-wait; then
 	rm -rf "$T/cache6"
 fi
 if want attribution; then
-	idx=$(ls "$KPATCH_CACHE"/kpatch-build/orig/*/objects.idx | head -n1)
+	idx=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/objects.idx" | head -n1)
 	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
 		grep -q "^drivers/foo/foo.o $S/drivers/foo/foo.c foo$" "$idx" &&
 		ok attribution || ko attribution "objects.idx: $(tr '\n' ';' < "$idx")"
@@ -671,8 +673,8 @@ for t in create-diff-object/create-diff-object klp-convert/klp-convert kmod/patc
 done
 if [ $WITH_KERNEL = 0 ]; then
 	skip reference-kernel "--no-kernel"
-elif ! ENV=$(KPATCH_CACHE=$USER_KPATCH_CACHE; [ -n "$KPATCH_CACHE" ] || unset KPATCH_CACHE
-	"$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
+elif ! ENV=$(if [ -n "$USER_KPATCH_CACHE" ]; then cache=(env KPATCH_CACHE="$USER_KPATCH_CACHE"); else cache=(env -u KPATCH_CACHE); fi
+	"${cache[@]}" "$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
 	skip reference-kernel "reference kernel not built (integration/kernel-cache.sh)"
 elif [ $HAVE_TOOLS = 0 ]; then
 	skip reference-kernel "$MISSING_TOOL not built yet"
@@ -682,7 +684,10 @@ else
 	export KPATCH_CACHE
 	KSTD=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko")
 	mkdir -p "$T/ko"
-	K_SUM=$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)
+	# the source tree's state: files newer than its Makefile, a .config, its listing
+	# shellcheck disable=SC2012  # (ls -la: the listing itself is what is summed)
+	ksrc_sum() { (cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum); }
+	K_SUM=$(ksrc_sum)
 	can_boot() { command -v qemu-system-x86_64 >/dev/null && [ -x "$REPO/integration/run-guest.sh" ]; }
 	# boot NAME GUEST-SCRIPT MODULE...: load the modules in the reference kernel under qemu
 	boot() {
@@ -845,18 +850,18 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 ' || { [ $RC -eq 2 ] || ko kernel-report-refused "exit $RC, expected 2"; }
 	fi
 	if want kernel-broken-cleanup; then
-		OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+		OC=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/" | head -n1)
 		O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-broken.patch"
 		[ $RC -ne 0 ] && grep -q 'compiling the patched fs/proc/cmdline.o failed' "$OUT" &&
 			[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
-			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			[ "$(ksrc_sum)" = "$K_SUM" ] &&
 			ok kernel-broken-cleanup || ko kernel-broken-cleanup "cache or source changed"
 	fi
 	# files the build generates from a changed file (lib/generated.sh): the step
 	# replayed on the patched sources, refused naming the file when its output
 	# differs, the cached original build untouched
-	OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+	OC=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/" | head -n1)
 	O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
 	if want kernel-generated-asm-offsets; then
 		kpb "${KSTD[@]}" "$HERE/patches/generated-asm-offsets.patch"
@@ -888,8 +893,9 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 	if want kernel-generated-cache; then
 		# (this cache is shared: other runs' scratch directories may be there)
 		[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
-			! ls "$KPATCH_CACHE/kpatch-build/tmp" 2>/dev/null | grep -qE '^(generated-|gen-unchanged\.)' &&
-			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			! compgen -G "$KPATCH_CACHE/kpatch-build/tmp/generated-*" >/dev/null &&
+			! compgen -G "$KPATCH_CACHE/kpatch-build/tmp/gen-unchanged.*" >/dev/null &&
+			[ "$(ksrc_sum)" = "$K_SUM" ] &&
 			ok kernel-generated-cache || ko kernel-generated-cache "the replayed generation steps changed the cached build or left scratch"
 	fi
 fi
