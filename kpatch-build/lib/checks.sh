@@ -39,7 +39,8 @@ find_inputs() {
 		[ -d "$OOT_SRC" ] || die "out-of-tree module source $OOT_SRC not found"
 		[ -f "$OOT_SRC/Kbuild" ] || [ -f "$OOT_SRC/Makefile" ] || die "$OOT_SRC has no Kbuild or Makefile"
 		OOT_MODULE=$(readlink -f "$OOT_MODULE"); OOT_SRC=$(readlink -f "$OOT_SRC")
-		OOT_NAME=$(modinfo -F name "$OOT_MODULE" 2>/dev/null)
+		# (a module modinfo cannot read: its file name)
+		OOT_NAME=$(modinfo -F name "$OOT_MODULE" 2>/dev/null) || OOT_NAME=
 		[ -n "$OOT_NAME" ] || OOT_NAME=$(basename "$OOT_MODULE" .ko)
 		OOT_NAME=${OOT_NAME//-/_}
 	fi
@@ -105,12 +106,13 @@ find_inputs() {
 # for 6.1.0-57-amd64: its build passes KERNELRELEASE on the command line)
 kbuild_release() {
 	local r
-	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h" 2>/dev/null)
-	[ -n "$r" ] || r=$(cat "$1/include/config/kernel.release" 2>/dev/null)
+	# (either file may be missing: a tree that has not been prepared says '')
+	r=$(sed -n 's/^#define UTS_RELEASE "\(.*\)"$/\1/p' "$1/include/generated/utsrelease.h" 2>/dev/null) || r=
+	[ -n "$r" ] || r=$(cat "$1/include/config/kernel.release" 2>/dev/null) || r=
 	echo "$r"
 }
 
-cfg() { sed -n "s/^CONFIG_$1=//p" "$CONFIG" | head -n1; }
+cfg() { sed -n "/^CONFIG_$1=/{s///p;q;}" "$CONFIG"; }
 unquote() { local v=${1#\"}; echo "${v%\"}"; }
 
 # ---------------------------------------------------------------- checks
@@ -236,7 +238,7 @@ check_compiler() {
 	# kpatch-cc holds every patched object to it (a farm host with another compiler)
 	CC_IDENT=$(cc_ident "$CC_FIRST")
 	export KPATCH_CC_IDENT=$CC_IDENT
-	if [ $SKIP_CC_CHECK = 0 ]; then
+	if [ "$SKIP_CC_CHECK" = 0 ]; then
 		want=$(unquote "$(cfg CC_VERSION_TEXT)")
 		if [ -n "$want" ] && [ "$(cc_ident "$want")" != "$(cc_ident "$CC_FIRST")" ]; then
 			die "compiler mismatch: the kernel was built with '$want' (CONFIG_CC_VERSION_TEXT), '$CC_CMD' is '$CC_FIRST' (set CC, or --skip-compiler-check)"
@@ -255,7 +257,7 @@ sig_enforced() {
 	[ "$(cfg MODULE_SIG_FORCE)" = y ] && return 0
 	# the running kernel, when it is the one patched: module.sig_enforce=1 or lockdown
 	[ "$(kbuild_release "$KOBJ")" = "$UNAME_R" ] &&
-		[ "$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null)" = Y ]
+		[ "$(cat /sys/module/module/parameters/sig_enforce 2>/dev/null || true)" = Y ]
 }
 check_signing() {
 	SIGN=0

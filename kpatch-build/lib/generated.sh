@@ -33,7 +33,8 @@ gen_find() {
 	local f
 	for f in "${CHANGED_FILES[@]}"; do
 		# shellcheck disable=SC2016  # (awk's own $1, $i)
-		(cd "$OBJ" && xargs -a "$ORIG/generated.cmdfiles" grep -lF -e "${f##*/}" 2>/dev/null |
+		# (xargs says 123 when a grep of it found nothing: the usual case)
+		(cd "$OBJ" && { xargs -a "$ORIG/generated.cmdfiles" grep -lF -e "${f##*/}" 2>/dev/null || [ $? -eq 123 ]; } |
 			xargs -r awk -v t="$SRCDIR/$f" -v base="${f##*/}" -v rel="$f" "$AWK_NORM"'
 			FNR == 1 {
 				tgt = $1; sub(/^(saved)?cmd_/, "", tgt)
@@ -94,7 +95,9 @@ gen_check() {
 		fi
 		case $tgt in
 		*.s)
-			diffl=$(diff <(gen_markers "$OBJ/$tgt") <(gen_markers "$W/$tgt") | grep -m2 '^[<>]' | paste -sd' ')
+			# (diff says 1 when they differ)
+			diffl=$({ diff <(gen_markers "$OBJ/$tgt") <(gen_markers "$W/$tgt") || [ $? -eq 1 ]; } |
+				sed -n '/^[<>]/p' | sed -n 1,2p | paste -sd' ')
 			[ -z "$diffl" ] ||
 				die "$src changes $(gen_header_of "$tgt") (generated from $tgt): $(gen_describe "$diffl"); code built against the running kernel's values cannot be patched"
 			;;

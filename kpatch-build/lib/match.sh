@@ -58,12 +58,14 @@ match_shipped_producer() {
 match_producer_diff() {
 	local a b
 	a=$(tr ' ' '\n' <<< "$1" | sort); b=$(tr ' ' '\n' <<< "$2" | sort)
-	diff <(echo "$a") <(echo "$b") | sed -n 's/^</rebuilt has/p; s/^>/shipped has/p' | head -n2 | paste -sd';'
+	# (diff says 1 when they differ, as here)
+	{ diff <(echo "$a") <(echo "$b") || [ $? -eq 1 ]; } |
+		sed -n 's/^</rebuilt has/p; s/^>/shipped has/p' | sed -n 1,2p | paste -sd';'
 }
 
 binary_match() {
 	[ "${STOCK:-0}" = 1 ] || return 0
-	local o orig_o patched_o p src mine theirs shipped funcs n=0 nf=0 out bad exact
+	local o orig_o patched_o p src mine theirs shipped funcs n=0 nf=0 out bad exact rc
 	BINMATCH=$(find_tool kpatch-binary-match) || fail "kpatch-binary-match not found (run 'make' in the kpatch-ng tree)"
 	step "holding the rebuilt originals to $STOCK_RELEASE's binaries"
 	while read -r o orig_o patched_o p; do
@@ -86,8 +88,9 @@ binary_match() {
 		else shipped=$(stock_module_file "${p//-/_}") || fail "no debug module $p of $STOCK_RELEASE"
 		fi
 		echo "+ $BINMATCH $exact $shipped ${funcs[*]}" >> "$LOG"
-		bad=$("$BINMATCH" "$exact" "$shipped" "${funcs[@]}" 2>&1)
-		case $? in
+		rc=0	# (2: a difference)
+		bad=$("$BINMATCH" "$exact" "$shipped" "${funcs[@]}" 2>&1) || rc=$?
+		case $rc in
 		0) ;;
 		2) refuse "$o" "$(head -n1 <<< "$bad" | cut -d: -f1)" "the rebuilt original is not $STOCK_RELEASE's: $(head -n1 <<< "$bad" | cut -d: -f2- | sed 's/^ //') (another configuration, compiler or source than the shipped kernel's)" ;;
 		*) fail "kpatch-binary-match failed on $o: $bad" ;;

@@ -14,20 +14,30 @@
 module_prebuild() {
 	MOD=$SCRATCH/module
 	TPL=$(find_kmod_template) || die "the patch-module template kmod/patch was not found"
-	mkdir -p "$MOD" && cp -a "$TPL/." "$MOD/" || die "cannot copy the template $TPL"
 	# kmod/include (kpatch-macros.h, kpatch-syscall.h) is on the include path of every
 	# patched compile, searched last (-idirafter), so patches can #include "kpatch-macros.h"
 	KMOD_INC=$(cd "$TPL/../include" 2>/dev/null && pwd) || die "kmod/include not found next to the template $TPL"
 	MKARGS=(${KB_MAKE[@]+"${KB_MAKE[@]}"} KPATCH_NAME="$NAME" KPATCH_INCLUDE="$KMOD_INC")
-	[ $NONREPLACE = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
+	[ "$NONREPLACE" = 0 ] || MKARGS+=(KPATCH_REPLACE=0)
+	PREBUILD_PID='' MOD_READY=0
+	# a resumed run (--from) relinks in the module directory of the kept run
+	if [ -n "$FROM_STEP" ] && [ -d "$MOD" ]; then
+		[ ! -f "$MOD/$MODNAME.ko" ] || MOD_READY=1
+		return 0
+	fi
+	mkdir -p "$MOD" && cp -a "$TPL/." "$MOD/" || die "cannot copy the template $TPL"
 	# The whole module is prebuilt with an empty patch-objs.o: the template object,
 	# the .mod.c and its object exist by the time the differ is done, and the final
 	# make relinks (kbuild recompiles the .mod.c only if modpost changed it).
 	: > "$SCRATCH/prebuild.log"
-	${CC_CMD} -c -x c /dev/null -o "$MOD/patch-objs.o" 2>>"$SCRATCH/prebuild.log" &&
-		touch -d '2000-01-01' "$MOD/patch-objs.o" && patch_objs_cmdfile &&
-		{ setsid make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" >> "$SCRATCH/prebuild.log" 2>&1 & } &&
+	if ${CC_CMD} -c -x c /dev/null -o "$MOD/patch-objs.o" 2>>"$SCRATCH/prebuild.log" &&
+		touch -d '2000-01-01' "$MOD/patch-objs.o" && patch_objs_cmdfile; then
+		setsid make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" >> "$SCRATCH/prebuild.log" 2>&1 &
 		PREBUILD_PID=$! && PIDS+=("$PREBUILD_PID")
+	else
+		# (no prebuild only costs the fast relink: build_module runs kbuild)
+		echo "(prebuild not started)" >> "$SCRATCH/prebuild.log"
+	fi
 }
 
 # modpost of a CONFIG_MODVERSIONS kernel reads the CRCs of the symbols a module
@@ -46,8 +56,8 @@ patch_objs_cmdfile() {
 # lists "dir/name.ko" up to 6.1 and "dir/name.o" from 6.2 on
 module_ko_path() {
 	local m
-	m=$(grep -E "(^|/)$1\.(ko|o)$" "$OBJ/modules.order" 2>/dev/null | head -n1)
-	[ -n "$m" ] && echo "${m%.*}.ko"
+	m=$(grep -m1 -E "(^|/)$1\.(ko|o)$" "$OBJ/modules.order" 2>/dev/null) || return 1
+	echo "${m%.*}.ko"
 }
 parent_symtab() {	# $1 parent name -> path of its symtab
 	local p=$1 ko f
@@ -73,18 +83,19 @@ module_file() {
 	ko=$(module_ko_path "$p") && [ -f "$KOBJ/$ko" ] && { echo "$KOBJ/$ko"; return 0; }
 	rel=$(kbuild_release "$KOBJ")
 	[ -n "$rel" ] && [ -d "/lib/modules/$rel" ] || return 1
+	# (an unreadable directory holds nothing find can return)
 	ko=$(find "/lib/modules/$rel" \( -name "$p.ko" -o -name "$p.ko.xz" -o -name "$p.ko.zst" \
-		-o -name "${p//_/-}.ko" -o -name "${p//_/-}.ko.xz" -o -name "${p//_/-}.ko.zst" \) 2>/dev/null | head -n1)
+		-o -name "${p//_/-}.ko" -o -name "${p//_/-}.ko.xz" -o -name "${p//_/-}.ko.zst" \) -print -quit 2>/dev/null) || true
 	[ -n "$ko" ] && echo "$ko"
 }
 # readelf on a module that may be compressed
 module_readelf() {
-	local ko=$1 t; shift
+	local ko=$1 t rc=0; shift
 	case $ko in
 	*.xz|*.zst)
 		t=$(mktemp "${SCRATCH:-/tmp}/module.XXXXXX") || return 1
-		case $ko in *.xz) xz -dc "$ko" ;; *) zstd -qdc "$ko" ;; esac > "$t" &&
-			readelf "$@" "$t"; local rc=$?
+		{ case $ko in *.xz) xz -dc "$ko" ;; *) zstd -qdc "$ko" ;; esac > "$t" &&
+			readelf "$@" "$t"; } || rc=$?
 		rm -f "$t"; return $rc ;;
 	*) readelf "$@" "$ko" ;;
 	esac
@@ -123,18 +134,18 @@ diff_objects() {
 		symtab=$(parent_symtab "$p") || fail "cannot find the booted module $p for $o (looked in ${STOCK_RELEASE:+the debug modules of $STOCK_RELEASE, }$KOBJ and /lib/modules/$(kbuild_release "$KOBJ"), as .ko, .ko.xz, .ko.zst)"
 		out=$SCRATCH/diff/${o//\//__}
 		# (a stock kernel's binary match reads the changed functions from -d)
-		cdo_args=(); { [ $DEBUG = 1 ] || report_wanted || [ "${STOCK:-0}" = 1 ]; } && cdo_args=(--debug)
+		cdo_args=(); { [ "$DEBUG" = 1 ] || report_wanted || [ "${STOCK:-0}" = 1 ]; } && cdo_args=(--debug)
 		echo "+ $CDO ${cdo_args[*]} $orig_o $patched_o $pname $symtab $SYMVERS $MODNAME $out" >> "$LOG"
-		cdo_out=$("$CDO" "${cdo_args[@]}" "$orig_o" "$patched_o" "$pname" "$symtab" "$SYMVERS" "$MODNAME" "$out" 2>&1 < /dev/null)
-		rc=$?
+		rc=0	# (0: a change, 3: none, 2: a refusal, 1: a failure)
+		cdo_out=$("$CDO" "${cdo_args[@]}" "$orig_o" "$patched_o" "$pname" "$symtab" "$SYMVERS" "$MODNAME" "$out" 2>&1 < /dev/null) || rc=$?
 		echo "$cdo_out" >> "$LOG"
 		echo "$cdo_out" > "$out.log"
 		report_object "$o" "$p" "$rc" "$cdo_out" "$out"
 		case $rc in
 		0)
-			nf=$(readelf -SW "$out" 2>/dev/null | sed -n 's/^ *\[ *[0-9]*\] \.kpatch\.funcs  *[A-Z_]*  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p' | head -n1)
+			nf=$(readelf -SW "$out" | sed -n 's/^ *\[ *[0-9]*\] \.kpatch\.funcs  *[A-Z_]*  *[0-9a-f]*  *[0-9a-f]*  *\([0-9a-f]*\) .*/\1/p' | sed -n 1p)
 			nf=$(( 16#${nf:-0} / 32 ))
-			changed=$(echo "$cdo_out" | sed -n 's/.*changed function: *//p' | tr '\n' ' ')
+			changed=$(sed -n 's/.*changed function: *//p' <<< "$cdo_out" | tr '\n' ' ')
 			step_show "diffing $o: $nf function(s) changed${changed:+: $changed}"
 			# the differ's warnings (a module's tracepoint disabled, a
 			# forced refusal) are the user's to read
@@ -142,13 +153,13 @@ diff_objects() {
 			done < <(grep '^create-diff-object: warning: ' <<< "$cdo_out" || true)
 			DIFFED+=("$out"); PARENTS[$pname]=$symtab ;;
 		3) step_show "diffing $o: no function changed" ;;
-		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(echo "$cdo_out" | grep -m1 '^create-diff-object: ' || echo "$cdo_out" | grep -m1 -v '^$')" >&2
+		2) echo "$TOOLNAME: error: $o cannot be live-patched: $(grep -m1 '^create-diff-object: ' <<< "$cdo_out" || grep -m1 -v '^$' <<< "$cdo_out" || true)" >&2
 		   echo "$TOOLNAME: log: $LOG" >&2; exit 2 ;;
-		1) if echo "$cdo_out" | grep -qE 'unsupported machine|big-endian objects are not supported'; then
-			die "$o: the differ does not support $KPB_ARCH objects: $(echo "$cdo_out" | grep -m1 '^create-diff-object: ')"
+		1) if grep -qE 'unsupported machine|big-endian objects are not supported' <<< "$cdo_out"; then
+			die "$o: the differ does not support $KPB_ARCH objects: $(grep -m1 '^create-diff-object: ' <<< "$cdo_out" || true)"
 		   fi
-		   fail "create-diff-object failed on $o (exit $rc): $(echo "$cdo_out" | tail -n1)" ;;
-		*) fail "create-diff-object failed on $o (exit $rc): $(echo "$cdo_out" | tail -n1)" ;;
+		   fail "create-diff-object failed on $o (exit $rc): $(tail -n1 <<< "$cdo_out")" ;;
+		*) fail "create-diff-object failed on $o (exit $rc): $(tail -n1 <<< "$cdo_out")" ;;
 		esac
 	done < "$SCRATCH/diff-list"
 	STEP="diffing $(wc -l < "$SCRATCH/diff-list") object(s)"
@@ -206,7 +217,7 @@ strip_objtool_sections() {
 build_module() {
 	step "building $MODNAME.ko (${#DIFFED[@]} object(s)) against $KOBJ"
 	if [ -n "${PREBUILD_PID:-}" ]; then
-		wait_pid "$PREBUILD_PID"; rc=$?
+		rc=0; wait_pid "$PREBUILD_PID" || rc=$?
 		cat "$SCRATCH/prebuild.log" >> "$LOG"
 		# a failed prebuild only costs the fast path: make below reports real errors
 		[ $rc -eq 0 ] || { echo "(prebuild failed, exit $rc)" >> "$LOG"; PREBUILD_PID=; }
@@ -218,13 +229,15 @@ build_module() {
 		echo "objtool runs on the linked patch module: its sections are made there" >> "$LOG"
 		strip_objtool_sections "$MOD/patch-objs.o" || fail "objcopy of $MOD/patch-objs.o failed"
 	fi
-	if [ -n "${PREBUILD_PID:-}" ] && fast_relink; then
+	# (after a prebuild, or in a kept run's module directory: --from)
+	if { [ -n "${PREBUILD_PID:-}" ] || [ "$MOD_READY" = 1 ]; } && fast_relink; then
 		:
 	else
 		echo "(no fast relink: running kbuild)" >> "$LOG"
 		logrun make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" || fail "kbuild of the patch module failed"
 	fi
-	inko=$(ls "$MOD"/*.ko 2>/dev/null | head -n1)
+	inko=
+	for f in "$MOD"/*.ko; do [ ! -f "$f" ] || { inko=$f; break; }; done
 	[ -n "$inko" ] || fail "kbuild built no .ko in $MOD"
 }
 
@@ -238,7 +251,7 @@ convert_klp() {
 		[ "$p" = vmlinux ] || klpc_args+=(--object "$p")
 	done
 	logrun "$KLPC" "${klpc_args[@]}" "$inko" "$final" || fail "klp-convert $inko failed"
-	if [ $SIGN = 1 ]; then
+	if [ "$SIGN" = 1 ]; then
 		step "signing with $SIGKEY"
 		logrun "$SIGFILE" "$SIGHASH" "$SIGKEY" "$SIGCERT" "$final" ||
 			fail "signing the module failed"

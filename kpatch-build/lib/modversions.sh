@@ -23,7 +23,8 @@
 # kernel's objects are rebuilt, so the CRCs are the shipped Module.symvers's
 # (for the symbols the rebuilt object exports)
 modv_recorded() {
-	local cmdf=$OBJ/$(dirname "$1")/.$(basename "$1").cmd
+	local cmdf
+	cmdf=$OBJ/$(dirname "$1")/.$(basename "$1").cmd
 	if [ "${STOCK:-0}" = 1 ]; then
 		awk 'NR == FNR { if ($1 == "#SYMVER") want[$2] = 1; next }
 			($2 in want) { print $2, $1 }' "$cmdf" "$KOBJ/Module.symvers" 2>/dev/null
@@ -83,7 +84,8 @@ modversions_check() {
 	while read -r o; do
 		rec=$(modv_recorded "$o")
 		[ -n "$rec" ] || continue	# (exports nothing versioned)
-		new=$(modv_crcs "$o" patched)
+		new=$(modv_crcs "$o" patched) ||
+			fail "$o: genksyms on the patched source failed (its command is derived from the compile command; see the log)"
 		[ -n "$new" ] ||
 			fail "$o: genksyms on the patched source gives no CRCs (its command is derived from the compile command; see the log)"
 		chg=$(modv_first_change "$rec" "$new")
@@ -92,7 +94,7 @@ modversions_check() {
 			continue
 		fi
 		# a difference: the replay must reproduce the original build's CRCs
-		orig=$(modv_crcs "$o" original)
+		orig=$(modv_crcs "$o" original) || orig=	# (failed: no CRCs, the failure below)
 		if [ -z "$orig" ] || [ -n "$(modv_first_change "$rec" "$orig")" ]; then
 			fail "$o: genksyms on the unpatched source does not give the CRCs the original build recorded (${chg%% *}); cannot check the patch's CRCs"
 		fi

@@ -20,7 +20,7 @@ oot_objects() {
 	(cd "$1" && find . -name '.*.o.cmd' -type f) | while read -r c; do
 		d=${c%/*}; b=${c##*/}; b=${b#.}; o=${d#./}/${b%.cmd}; o=${o#./}; o=${o#/}
 		case $o in *.mod.o) continue ;; esac
-		grep -q '^source_' "$1/$c" && [ -f "$1/$o" ] && echo "$o"
+		if grep -q '^source_' "$1/$c" && [ -f "$1/$o" ]; then echo "$o"; fi
 	done
 }
 # make the module in directory $1 (its own path mapped away)
@@ -32,7 +32,7 @@ oot_cache_key() {
 	OOT_KCFLAGS="-ffunction-sections -fdata-sections -idirafter $KMOD_INC"
 	OOT_KEY=$({
 		echo "oot recipe 1"
-		echo "kbuild $(readlink -f "$KOBJ") $(cat "$KOBJ/include/config/kernel.release" 2>/dev/null)"
+		echo "kbuild $(readlink -f "$KOBJ") $(cat "$KOBJ/include/config/kernel.release" 2>/dev/null || true)"
 		sha256sum < "$KOBJ/.config"
 		sha256sum < "$KOBJ/Module.symvers" 2>/dev/null
 		echo "gcc $CC_IDENT make ${KB_MAKE[*]+"${KB_MAKE[*]}"} kcflags $OOT_KCFLAGS"
@@ -66,6 +66,7 @@ oot_original_cached() {
 		echo "build_seconds=$((SECONDS - t0))" > "$OOT_CACHE/info"
 		touch "$OOT_CACHE/.complete"
 		# keep the 20 newest entries
+		# shellcheck disable=SC2012  # (the entries are named by hex keys)
 		ls -1td "$KB_CACHE"/oot/*/ 2>/dev/null | tail -n +21 | while read -r d; do
 			rm -rf "$d" "${d%/}.lock"; done
 	fi
@@ -77,8 +78,8 @@ build_oot() {
 	for p in "${PATCHES[@]}"; do
 		pabs=$(readlink -f "$p")
 		out=$(cd "$OOT_SRC" && patch -p1 --dry-run -t -N --no-backup-if-mismatch -i "$pabs" 2>&1) ||
-			die "patch $p does not apply to $OOT_SRC: $(echo "$out" | grep -m1 -iE 'FAILED|can.t find|No such|malformed|Reversed|garbage' || echo "$out" | tail -n1)"
-		echo "$out" | grep -q 'with fuzz' && warn "patch $p applies with fuzz: $(echo "$out" | grep -m1 'with fuzz')"
+			die "patch $p does not apply to $OOT_SRC: $(grep -m1 -iE 'FAILED|can.t find|No such|malformed|Reversed|garbage' <<< "$out" || tail -n1 <<< "$out")"
+		if grep -q 'with fuzz' <<< "$out"; then warn "patch $p applies with fuzz: $(grep -m1 'with fuzz' <<< "$out")"; fi
 	done
 	oot_cache_key
 	oot_original_cached
@@ -96,11 +97,14 @@ build_oot() {
 			info "$o: new object (not in the booted module), ignored"; continue
 		fi
 		cmp -s "$OOT_CACHE/tree/$o" "$OOT_DIR/$o" && continue
-		mkdir -p "$SCRATCH/orig/$(dirname "$o")" && cp -p "$OOT_CACHE/tree/$o" "$SCRATCH/orig/$o"
+		mkdir -p "$SCRATCH/orig/$(dirname "$o")" && cp -p "$OOT_CACHE/tree/$o" "$SCRATCH/orig/$o" ||
+			fail "cannot keep the original $o"
 		echo "$o $SCRATCH/orig/$o $OOT_DIR/$o $OOT_NAME" >> "$SCRATCH/diff-list"
 	done
 	info "$(wc -l < "$SCRATCH/diff-list") object(s) changed: $(cut -d' ' -f1 "$SCRATCH/diff-list" | paste -sd' ')"
 	[ -s "$SCRATCH/diff-list" ] || fail "the patch changes no object of $OOT_NAME"
-	cat "$KOBJ/Module.symvers" "$OOT_DIR/Module.symvers" > "$SCRATCH/Module.symvers" 2>/dev/null
+	cat "$KOBJ/Module.symvers" > "$SCRATCH/Module.symvers"
+	# (kbuild writes none for a module that exports nothing)
+	[ ! -f "$OOT_DIR/Module.symvers" ] || cat "$OOT_DIR/Module.symvers" >> "$SCRATCH/Module.symvers"
 	SYMVERS=$SCRATCH/Module.symvers
 }

@@ -18,7 +18,9 @@ orig_cache_key() {
 	CACHE_KEY=$({
 		echo "recipe $KEY_RECIPE"
 		echo "source $SRCDIR $kver $(stat -c '%s %Y' "$SRCDIR/Makefile")"
-		ls -1 "$SRCDIR" | grep '^localversion' | while read -r f; do echo "$f $(cat "$SRCDIR/$f")"; done
+		# (no localversion file is the usual case)
+		# shellcheck disable=SC2012  # (as the key was made: a new one rebuilds the cache)
+		ls -1 "$SRCDIR" | { grep '^localversion' || true; } | while read -r f; do echo "$f $(cat "$SRCDIR/$f")"; done
 		echo "targets ${TARGETS[*]}"
 		# the compiler's identity, not its name (gcc, gcc-12, cc, distcc's
 		# x86_64-linux-gnu-gcc): "gcc " + it is the line plain gcc gave before
@@ -43,7 +45,9 @@ orig_cache_key() {
 # ---------------------------------------------------------------- original build (cached)
 build_original() {
 	local blog=$ORIG/build.log t0=$SECONDS started
-	mkdir -p "$OBJ"
+	# (called as "build_original || ...": errexit does not apply here, every
+	# failure is returned explicitly)
+	mkdir -p "$OBJ" || return 1
 	if [ -f "$OBJ/.config" ] && [ -z "${REFRESH:-}" ]; then
 		info "resuming an interrupted build in $OBJ (kbuild rebuilds what is incomplete)"
 	fi
@@ -55,14 +59,14 @@ build_original() {
 		echo "cc=$CC_CMD"
 		echo "cc_version=$CC_FIRST"
 		echo "targets=${TARGETS[*]}"
-	} > "$ORIG/info"
+	} > "$ORIG/info" || return 1
 	cp "$CONFIG" "$OBJ/.config" || return 1
 	echo "build log: $blog" >> "$LOG"
 	local mk=(make -C "$SRCDIR" O="$OBJ" ${KB_MAKE[@]+"${KB_MAKE[@]}"} ${CC:+CC="$CC_CMD"} ${KERNELRELEASE_ARG:+"$KERNELRELEASE_ARG"})
 	{ echo "+ ${mk[*]} olddefconfig"; "${mk[@]}" olddefconfig; } >> "$blog" 2>&1 || return 1
 	# (CC_VERSION_TEXT is the wrapper's --version line: distcc says x86_64-linux-gnu-gcc)
-	if ! cmp -s <(config_lines "$CONFIG") <(config_lines "$OBJ/.config"); then
-		warn "olddefconfig changed the configuration (source and config do not match?): $(diff <(config_lines "$CONFIG") <(config_lines "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
+	if ! config_same "$CONFIG" "$OBJ/.config"; then
+		warn "olddefconfig changed the configuration (source and config do not match?): $(config_diff "$CONFIG" "$OBJ/.config")"
 	fi
 	echo "+ ${mk[*]} -j$JOBS KCFLAGS=... ${TARGETS[*]}" >> "$blog"
 	# one kernel build at a time on this machine (2 cores: two at once only thrash);
@@ -79,11 +83,16 @@ build_original() {
 	orig_check_compilers || return 1
 	started=$(cat "$ORIG/.build-start" 2>/dev/null) || started=
 	[ -n "$started" ] || started=$(( $(date +%s) - SECONDS + t0 ))
-	echo "build_seconds=$(( $(date +%s) - started ))" >> "$ORIG/info"
+	echo "build_seconds=$(( $(date +%s) - started ))" >> "$ORIG/info" || return 1
 	echo "done $(date -u +%FT%TZ)" > "$MARKER.tmp" && mv "$MARKER.tmp" "$MARKER"
 }
 
 config_lines() { grep '^CONFIG_' "$1" | grep -v '^CONFIG_CC_VERSION_TEXT='; }
+# (compared in memory: cmp on two process substitutions stops reading at the
+# first difference, and a writer killed by SIGPIPE fails under pipefail)
+config_same() { local a b; a=$(config_lines "$1") && b=$(config_lines "$2") && [ "$a" = "$b" ]; }
+# the first three differing lines of two configs (diff says 1 when they differ)
+config_diff() { diff <(config_lines "$1") <(config_lines "$2") | sed -n '/^[<>]/p' | sed -n 1,3p | tr '\n' ' ' || true; }
 # every compiler that went into vmlinux (its .comment: one line per distinct one) is
 # the kernel's: a farm host with another compiler would make objects that differ
 orig_check_compilers() {
@@ -92,35 +101,39 @@ orig_check_compilers() {
 		[ "$(cc_ident "$c")" = "$CC_IDENT" ] && continue
 		echo "original build: vmlinux .comment names '$c', not the kernel's compiler '$CC_FIRST' (a farm host with another compiler?)" >> "$ORIG/build.log"
 		return 1
-	done < <(readelf -p .comment "$OBJ/vmlinux" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | grep '^GCC: ')
+	done < <(readelf -p .comment "$OBJ/vmlinux" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | { grep '^GCC: ' || true; })	# (none: nothing to check)
 }
 
 # objects.idx: "<object> <source> <parent>" for every C object of the build;
 # parent = vmlinux, a module name, or "-" (linked nowhere)
 index_original() {
-	local mod mf o
+	local mod mf o members
 	declare -A parent=()
 	if [ -f "$OBJ/modules.order" ]; then
 		while read -r mod; do
 			mod=${mod%.ko}; mod=${mod%.o}
 			mf=$OBJ/$mod.mod
 			[ -f "$mf" ] || continue
+			# shellcheck disable=SC2013  # (object names: words of the .mod file)
 			for o in $(cat "$mf"); do parent[$o]=$(basename "$mod"); done
 		done < "$OBJ/modules.order"
 	fi
 	for a in vmlinux.a lib/lib.a "arch/$KB_KARCH/lib/lib.a"; do
 		[ -f "$OBJ/$a" ] || continue
+		members=$(cd "$OBJ" && ar t "$a" | sed "s|^\./||") || return 1
 		while read -r o; do
+			[ -n "$o" ] || continue
 			[ -n "${parent[$o]:-}" ] || parent[$o]=vmlinux
-		done < <(cd "$OBJ" && ar t "$a" | sed "s|^\./||")
+		done <<< "$members"
 	done
-	(cd "$OBJ" && find . -name '.*.o.cmd' -type f | sed 's|^\./||' | sort) > "$ORIG/cmdfiles"
+	(cd "$OBJ" && find . -name '.*.o.cmd' -type f | sed 's|^\./||' | sort) > "$ORIG/cmdfiles" || return 1
+	# shellcheck disable=SC2016  # (awk's own $0)
 	(cd "$OBJ" && xargs -a "$ORIG/cmdfiles" awk '/^source_/ { sub(/^source_/, ""); split($0, a, " := "); print a[1], a[2]; nextfile }') |
 	while read -r o src; do
 		echo "$o $src ${parent[$o]:--}"
 	done > "$ORIG/objects.idx.tmp" || return 1
 	mv "$ORIG/objects.idx.tmp" "$ORIG/objects.idx"
-	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info"	# (for progress_total)
+	echo "objects=$(progress_count "$OBJ")" >> "$ORIG/info" || return 1	# (for progress_total)
 }
 
 # Readers share the lock for the whole run; a build takes it exclusively.
@@ -130,7 +143,8 @@ lock_wait() {
 		flock "$1" "$LOCK_FD"
 	}
 }
-find_newer() { find "$SRCDIR" -newer "$MARKER" -type f \( -name '*.c' -o -name '*.h' \) -print -quit 2>/dev/null; }
+# (a directory find cannot read holds no change it could see)
+find_newer() { find "$SRCDIR" -newer "$MARKER" -type f \( -name '*.c' -o -name '*.h' \) -print -quit 2>/dev/null || true; }
 cache_ready() {
 	[ -f "$MARKER" ] || return 1
 	[ -z "${NEWER_PID:-}" ] || return 0	# checked later, see above
@@ -178,13 +192,14 @@ orig_build_cached() {
 # header is newer than the cached build, start over (KPB_SYNC_CHECK=1)
 orig_recheck_newer() {
 	if [ -n "${NEWER_PID:-}" ]; then
-		wait "$NEWER_PID"; NEWER_PID=
+		wait "$NEWER_PID" || true; NEWER_PID=	# (as find_newer: what it printed counts)
 		newer=$(cat "$SCRATCH/newer")
 		if [ -n "$newer" ]; then
 			warn "$newer changed after the cached original build; starting over with a refreshed cache"
-			for pid in "${PIDS[@]}"; do kill -TERM -- "-$pid" 2>/dev/null; done
+			for pid in "${PIDS[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done	# (may have ended)
 			wait 2>/dev/null
-			rm -rf "$SCRATCH"
+			# (a kept directory of --from is the run's own again: cleared by it)
+			[ -n "$FROM_STEP" ] || rm -rf "$SCRATCH"
 			exec {LOCK_FD}>&-
 			trap - EXIT INT TERM HUP
 			KPB_SYNC_CHECK=1 KPB_T_START=$T_START exec "${ARGV[@]}"

@@ -18,10 +18,10 @@ ovl_dir() {	# make OVL/$1 (a directory of the tree, "" = root) a real directory
 	local rel=$1 parent entry name
 	[ -z "$rel" ] && [ -d "$OVL" ] && [ ! -L "$OVL" ] && return 0
 	if [ -n "$rel" ]; then
-		parent=$(dirname "$rel"); [ "$parent" = . ] && parent=
+		parent=$(dirname "$rel"); [ "$parent" != . ] || parent=
 		ovl_dir "$parent" || return 1
 		[ -d "$OVL/$rel" ] && [ ! -L "$OVL/$rel" ] && return 0
-		rm -f "$OVL/$rel"
+		rm -f "$OVL/$rel" || return 1
 	fi
 	mkdir -p "$OVL${rel:+/$rel}" || return 1
 	[ -d "$SRCDIR${rel:+/$rel}" ] || return 0
@@ -34,10 +34,10 @@ ovl_dir() {	# make OVL/$1 (a directory of the tree, "" = root) a real directory
 }
 ovl_file() {	# private copy of file $1 in the overlay (absent if the source lacks it)
 	local rel=$1 d
-	d=$(dirname "$rel"); [ "$d" = . ] && d=
+	d=$(dirname "$rel"); [ "$d" != . ] || d=
 	ovl_dir "$d" || return 1
 	if [ -L "$OVL/$rel" ]; then
-		rm -f "$OVL/$rel"
+		rm -f "$OVL/$rel" || return 1
 		[ -d "$SRCDIR/$rel" ] && return 1
 		cp -p "$SRCDIR/$rel" "$OVL/$rel" || return 1
 	fi
@@ -52,13 +52,14 @@ apply_patches() {
 	done
 	for p in "${PATCHES[@]}"; do
 		pabs=$(readlink -f "$p")
-		out=$(cd "$OVL" && patch -p1 --dry-run -t -N --no-backup-if-mismatch -i "$pabs" 2>&1); rc=$?
+		rc=0
+		out=$(cd "$OVL" && patch -p1 --dry-run -t -N --no-backup-if-mismatch -i "$pabs" 2>&1) || rc=$?
 		echo "$out" >> "$LOG"
 		if [ $rc -ne 0 ]; then
-			die "patch $p does not apply to $SRCDIR: $(echo "$out" | grep -m1 -iE 'FAILED|can.t find|No such|malformed|Reversed|garbage|Only garbage' || echo "$out" | tail -n1)"
+			die "patch $p does not apply to $SRCDIR: $(grep -m1 -iE 'FAILED|can.t find|No such|malformed|Reversed|garbage|Only garbage' <<< "$out" || tail -n1 <<< "$out")"
 		fi
-		if echo "$out" | grep -q 'with fuzz'; then
-			warn "patch $p applies with fuzz: $(echo "$out" | grep -m1 'with fuzz') — check that it does what you mean"
+		if grep -q 'with fuzz' <<< "$out"; then
+			warn "patch $p applies with fuzz: $(grep -m1 'with fuzz' <<< "$out") — check that it does what you mean"
 		fi
 		logrun patch -d "$OVL" -p1 -t -N --no-backup-if-mismatch -s -i "$pabs" ||
 			fail "applying $p failed after a successful dry run"
@@ -82,7 +83,9 @@ AWK_NORM='function norm(p,   n, i, k, parts, st, out) {
 # base name first, then compare normalized paths
 objs_with_dep() {
 	local t=$1 base=${1##*/}
-	(cd "$OBJ" && xargs -a "$IDX/cmdfiles" grep -lF -e "$base" 2>/dev/null |
+	# (xargs says 123 when a grep of it found nothing: the usual case)
+	# shellcheck disable=SC2016  # (awk's own $1)
+	(cd "$OBJ" && { xargs -a "$IDX/cmdfiles" grep -lF -e "$base" 2>/dev/null || [ $? -eq 123 ]; } |
 		xargs -r awk -v t="$t" -v base="$base" "$AWK_NORM"'
 		FNR == 1 { obj = "" }
 		/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; next }
@@ -93,11 +96,12 @@ find_affected() {
 	# cincludes.idx: "<included .c> <object>" for .c files that other objects #include
 	# (made once per cache entry, atomically: concurrent runs write the same content)
 	if [ ! -f "$IDX/cincludes.idx" ]; then
+		# shellcheck disable=SC2016  # (awk's own $0, $1)
 		(cd "$OBJ" && xargs -a "$IDX/cmdfiles" awk "$AWK_NORM"'
 			FNR == 1 { obj = "" }
 			/^source_/ { sub(/^source_/, ""); split($0, a, " := "); obj = a[1]; src = a[2]; next }
 			obj != "" && /^  [^ ]*\.c \\$/ && $1 != src { print norm($1), obj }') > "$IDX/cincludes.idx.$$" &&
-			mv -f "$IDX/cincludes.idx.$$" "$IDX/cincludes.idx"
+			mv -f "$IDX/cincludes.idx.$$" "$IDX/cincludes.idx" || fail "cannot index the .c files other objects include ($IDX/cincludes.idx)"
 	fi
 	: > "$SCRATCH/affected"
 	for f in "${CHANGED_FILES[@]}"; do
@@ -132,7 +136,8 @@ find_affected() {
 	# objects scripts/link-vmlinux.sh links beside vmlinux.a (6.2+:
 	# init/version-timestamp.o) are vmlinux's too
 	local linked
-	linked=" $(grep -oE '\binit/[a-z0-9_-]+\.o\b' "$SRCDIR/scripts/link-vmlinux.sh" 2>/dev/null | sort -u | paste -sd' ') "
+	# (none before 6.2; no script in a tree without one)
+	linked=" $({ grep -oE '\binit/[a-z0-9_-]+\.o\b' "$SRCDIR/scripts/link-vmlinux.sh" 2>/dev/null || true; } | sort -u | paste -sd' ') "
 	for o in "${OBJECTS[@]}"; do
 		case $linked in *" $o "*) [ "${OBJ_PARENT[$o]}" != - ] || OBJ_PARENT[$o]=vmlinux ;; esac
 		[ "${OBJ_PARENT[$o]}" != - ] || gen_check	# (the more basic reason first)
@@ -149,12 +154,12 @@ wdir() {
 	local rel=$1 parent entry name
 	if [ -z "$rel" ]; then
 		[ -d "$W" ] && return 0
-		mkdir -p "$W"
+		mkdir -p "$W" || return 1
 	else
-		parent=$(dirname "$rel"); [ "$parent" = . ] && parent=
+		parent=$(dirname "$rel"); [ "$parent" != . ] || parent=
 		wdir "$parent" || return 1
 		[ -d "$W/$rel" ] && [ ! -L "$W/$rel" ] && return 0
-		rm -f "$W/$rel"; mkdir -p "$W/$rel"
+		rm -f "$W/$rel" && mkdir -p "$W/$rel" || return 1
 	fi
 	local entries=()
 	for entry in "$OBJ${rel:+/$rel}"/* "$OBJ${rel:+/$rel}"/.[!.]*; do
@@ -172,11 +177,13 @@ wdir() {
 # the command kbuild saved for target $2 in .cmd file $1, unescaped from make syntax
 # (Kbuild.include make-cmd: '$' is written '$$', '#' is '$(pound)', older '\#').
 # The variable is "cmd_<target> :=" up to 6.1 and "savedcmd_<target> :=" from 6.2 on:
-# whichever the file has.
+# whichever the file has. Nothing (and success) when there is none.
 kbuild_saved_cmd() {
 	local f=$1 t=$2
-	sed -n -e "s|^savedcmd_$t := ||p" -e "s|^cmd_$t := ||p" "$f" 2>/dev/null | head -n1 |
-		sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g'
+	[ -f "$f" ] || return 0
+	# shellcheck disable=SC2016  # (make's $(pound) and $$)
+	sed -n -e "s|^savedcmd_$t := ||p" -e "s|^cmd_$t := ||p" "$f" |
+		sed -n '1{s/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g; p;}'
 }
 # the compile command of object $1
 obj_cmd() {
@@ -211,7 +218,7 @@ with_diff_cflags() {	# $1 with $2 after the kernel's own flags (the last one win
 # replay_compile TREE OBJECT CMD: run CMD (a compile of OBJECT) in the symlink farm TREE
 replay_compile() {
 	local W=$1 o=$2 cmd=$3 d
-	d=$(dirname "$o"); [ "$d" = . ] && d=
+	d=$(dirname "$o"); [ "$d" != . ] || d=
 	wdir "$d" || fail "cannot prepare $W/$d"
 	[ ! -e "$W/$o" ] || fail "internal: $W/$o exists before the compile"
 	echo "+ (cd $W && $cmd)" >> "$LOG"
@@ -220,7 +227,7 @@ replay_compile() {
 	# at most $JOBS compiles at a time
 	local n pid
 	while :; do
-		n=0; for pid in "${CPIDS[@]}"; do kill -0 "$pid" 2>/dev/null && n=$((n + 1)); done
+		n=0; for pid in "${CPIDS[@]}"; do ! kill -0 "$pid" 2>/dev/null || n=$((n + 1)); done
 		[ $n -ge "$JOBS" ] || break
 		reap_one
 	done
@@ -230,8 +237,8 @@ replay_compile() {
 # looks there first (a patch of 300 objects lost 4 compiles' statuses so).
 declare -gA JOB_STATUS=()
 reap_one() {
-	local p= st
-	wait -n -p p; st=$?
+	local p='' st=0
+	wait -n -p p || st=$?
 	[ -z "$p" ] || JOB_STATUS[$p]=$st
 }
 wait_pid() {
@@ -279,7 +286,7 @@ build_patched() {
 	for o in "${COBJS[@]}"; do
 		wait_pid "${CPIDS[$i]}" || bad+=("$o")
 		# paths in the private overlay read as source-relative paths
-		grep -v "^objtool: Can't open" "${CLOGS[$i]}" | sed "s|$OVL/||g" >> "$LOG"
+		sed -e "/^objtool: Can't open/d" -e "s|$OVL/||g" "${CLOGS[$i]}" >> "$LOG"
 		i=$((i + 1))
 	done
 	PIDS=(); [ -z "${PREBUILD_PID:-}" ] || PIDS=("$PREBUILD_PID")
@@ -291,10 +298,10 @@ build_patched() {
 # ORIG PATCHED PARENT per recompiled object
 patched_diff_list() {
 	: > "$SCRATCH/diff-list"
-	for o in $(sort -u "$KPATCH_CC_LOG"); do
+	while read -r o; do
 		orig_o=$SCRATCH/orig/$o
 		[ -f "$orig_o" ] || orig_o=$OBJ/$o
 		echo "$o $orig_o $W/$o ${OBJ_PARENT[$o]}" >> "$SCRATCH/diff-list"
-	done
+	done < <(sort -u "$KPATCH_CC_LOG")
 	SYMVERS=$KOBJ/Module.symvers
 }

@@ -13,12 +13,14 @@
 PROGRESS_PID=
 
 # (PROGRESS_CMDS: a file listing the .cmd files of the objects being built, a
-# targeted build's; relative to $1)
+# targeted build's; relative to $1). The objects not built yet have no .cmd file
+# (ls and so xargs fail), and find may meet files kbuild is replacing: counted
+# are the ones there.
 progress_count() {
 	if [ -n "${PROGRESS_CMDS:-}" ]; then
-		(cd "$1" && xargs -a "$PROGRESS_CMDS" ls -d 2>/dev/null | wc -l)
+		(cd "$1" && { xargs -a "$PROGRESS_CMDS" ls -d 2>/dev/null || true; } | wc -l)
 	else
-		find "$1" -name '.*.o.cmd' -type f 2>/dev/null | wc -l
+		{ find "$1" -name '.*.o.cmd' -type f 2>/dev/null || true; } | wc -l
 	fi
 }
 progress_total() {
@@ -26,7 +28,7 @@ progress_total() {
 	[ -z "${PROGRESS_CMDS:-}" ] || { wc -l < "$PROGRESS_CMDS"; return; }
 	if [ -f "$KOBJ/vmlinux" ] && [ "$KOBJ" != "$OBJ" ]; then
 		# (without the objects of the boot image, which vmlinux and modules do not make)
-		n=$(find "$KOBJ" -path "$KOBJ/arch/*/boot" -prune -o -name '.*.o.cmd' -type f -print 2>/dev/null | wc -l)
+		n=$({ find "$KOBJ" -path "$KOBJ/arch/*/boot" -prune -o -name '.*.o.cmd' -type f -print 2>/dev/null || true; } | wc -l)
 		[ "$n" -gt 0 ] && { echo "$n"; return; }
 	fi
 	# (newest first; kver: the source's version, set by orig_cache_key)
@@ -34,7 +36,7 @@ progress_total() {
 		grep -qx "kernelversion=${kver:-}" "$f" || continue
 		n=$(sed -n 's/^objects=//p' "$f")
 		[ -n "$n" ] && { echo "$n"; return; }
-	done < <(find "$KB_CACHE/orig" -mindepth 2 -maxdepth 2 -name info -printf '%T@ %p\n' 2>/dev/null | sort -rn | cut -d' ' -f2-)
+	done < <({ find "$KB_CACHE/orig" -mindepth 2 -maxdepth 2 -name info -printf '%T@ %p\n' 2>/dev/null || true; } | sort -rn | cut -d' ' -f2-)	# (none yet: no total)
 	echo 0
 }
 progress_time() { printf '%dm%02ds' $(( $1 / 60 )) $(( $1 % 60 )); }
@@ -85,7 +87,8 @@ progress_watch() {	# BUILD-PID: until it ends (or this run does)
 progress_start() { progress_watch "$1" & PROGRESS_PID=$!; }
 progress_stop() {
 	[ -n "$PROGRESS_PID" ] || return 0
-	kill "$PROGRESS_PID" 2>/dev/null; wait "$PROGRESS_PID" 2>/dev/null
+	# (the watcher may have ended by itself; killed, it says 143)
+	kill "$PROGRESS_PID" 2>/dev/null || true; wait "$PROGRESS_PID" 2>/dev/null || true
 	PROGRESS_PID=
 	[ ! -t 1 ] || printf '\r\033[K'
 }

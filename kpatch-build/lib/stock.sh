@@ -96,7 +96,7 @@ stock_dbg_tar() {
 	local deb
 	deb=$(stock_deb_or_die "linux-image-$STOCK_RELEASE-dbg" "$STOCK_VERSION") || exit 1
 	# (tar --occurrence stops reading early: dpkg-deb then dies of SIGPIPE)
-	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null | tar -x -C "$SK/root" "$@"
+	{ dpkg-deb --fsys-tarfile "$deb" 2>/dev/null || true; } | tar -x -C "$SK/root" "$@"
 }
 
 # VMLINUX: the unstripped vmlinux of the -dbg package; its compilation units
@@ -106,8 +106,7 @@ stock_vmlinux() {
 	if [ ! -f "$f" ]; then
 		info "unpacking vmlinux-$STOCK_RELEASE from linux-image-$STOCK_RELEASE-dbg"
 		mkdir -p "$SK/root"
-		stock_dbg_tar --occurrence=1 "./usr/lib/debug/boot/vmlinux-$STOCK_RELEASE"
-		[ -f "$f" ] || die "linux-image-$STOCK_RELEASE-dbg $STOCK_VERSION has no usr/lib/debug/boot/vmlinux-$STOCK_RELEASE"
+		stock_dbg_tar --occurrence=1 "./usr/lib/debug/boot/vmlinux-$STOCK_RELEASE" && [ -f "$f" ] || die "linux-image-$STOCK_RELEASE-dbg $STOCK_VERSION has no usr/lib/debug/boot/vmlinux-$STOCK_RELEASE"
 	fi
 	VMLINUX=$f
 }
@@ -115,8 +114,7 @@ stock_vmlinux() {
 # compilation units of vmlinux: "<source> <producer>" in $SK/units.vmlinux
 stock_units_vmlinux() {
 	[ -s "$SK/units.vmlinux" ] && return 0
-	"$DWARF_UNITS" "$VMLINUX" 2>/dev/null | cut -f2- > "$SK/units.vmlinux.$$"
-	[ -s "$SK/units.vmlinux.$$" ] || die "cannot read the compilation units of $VMLINUX (kpatch-dwarf-units)"
+	"$DWARF_UNITS" "$VMLINUX" 2>/dev/null | cut -f2- > "$SK/units.vmlinux.$$" && [ -s "$SK/units.vmlinux.$$" ] || die "cannot read the compilation units of $VMLINUX (kpatch-dwarf-units)"
 	mv "$SK/units.vmlinux.$$" "$SK/units.vmlinux"
 }
 

@@ -50,8 +50,8 @@ targeted_prepare() {
 	step "configuring and preparing $STOCK_RELEASE (once per release: olddefconfig, prepare)"
 	cp "$CONFIG" "$OBJ/.config" || fail "cannot copy $CONFIG"
 	targeted_make olddefconfig || fail "make olddefconfig failed (log $ORIG/build.log)"
-	if ! cmp -s <(config_lines "$CONFIG") <(config_lines "$OBJ/.config"); then
-		warn "olddefconfig changed the configuration of $STOCK_RELEASE (a tool version differs?): $(diff <(config_lines "$CONFIG") <(config_lines "$OBJ/.config") | grep -m3 '^[<>]' | tr '\n' ' ')"
+	if ! config_same "$CONFIG" "$OBJ/.config"; then
+		warn "olddefconfig changed the configuration of $STOCK_RELEASE (a tool version differs?): $(config_diff "$CONFIG" "$OBJ/.config")"
 	fi
 	targeted_make -j"$JOBS" prepare || fail "make prepare failed (log $ORIG/build.log)"
 	echo "prepare_seconds=$((SECONDS - t0))" > "$ORIG/info"
@@ -160,7 +160,7 @@ targeted_targets() {
 		local t0=$SECONDS
 		step "finding the objects that include ${incl[*]}"
 		targeted_include_index
-		targeted_includers "${incl[*]}" | grep '\.c$' > "$SCRATCH/includers"
+		targeted_includers "${incl[*]}" | { grep '\.c$' || true; } > "$SCRATCH/includers"	# (none: no object)
 		stock_units_modules "$SCRATCH/includers"
 		targeted_parents "$SCRATCH/includers" > "$SCRATCH/targets.incl"
 		n=$(wc -l < "$SCRATCH/targets.incl")
@@ -196,7 +196,7 @@ targeted_build_objects() {
 		targeted_make -j"$JOBS" -k "${objs[@]}" &
 		BUILD_PID=$!
 		PROGRESS_CMDS=$SCRATCH/progress.cmds progress_start "$BUILD_PID"
-		wait $BUILD_PID; rc=$?
+		rc=0; wait $BUILD_PID || rc=$?
 		BUILD_PID=
 		progress_stop
 		[ $rc -eq 0 ] || { echo "---- tail of $ORIG/build.log ----" >> "$LOG"; tail -n 20 "$ORIG/build.log" >> "$LOG"

@@ -36,6 +36,7 @@ OUT=$T/out RC=0
 ok() { PASS=$((PASS + 1)); echo "PASS $1"; }
 ko() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2"; sed 's/^/    | /' "$OUT" | tail -n 15; }
 skip() { SKIP=$((SKIP + 1)); echo "SKIP $1: $2"; }
+# shellcheck disable=SC2053  # (FILTER is a glob)
 want() { [[ $1 == $FILTER ]]; }
 
 # kpb ARGS...: run kpatch-build, output in $OUT, status in $RC
@@ -142,6 +143,19 @@ mkdir -p "$T/lonely"; cp "$B/vmlinux" "$T/lonely/"
 expect no-kbuild-dir nz "kbuild tree .* not found next to .*; pass -k" -s "$S" -c "$B/.config" -v "$T/lonely/vmlinux" "$T/p/cmdline.patch"
 expect not-a-diff nz "not a unified diff" "${STD[@]}" "$S/Makefile"
 
+# ------------------------------------------------------------------ shellcheck
+# the driver with its libraries (-x: one program), kpatch-cc, each library on
+# its own, and these tests (the .shellcheckrc files say what is disabled, why)
+if want shellcheck; then
+	if ! command -v shellcheck >/dev/null; then
+		skip shellcheck "shellcheck not installed (scripts/install-deps)"
+	else
+		(cd "$REPO" && shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh &&
+			shellcheck -x -P SCRIPTDIR test/kpatch-build/*.sh) > "$OUT" 2>&1 &&
+			ok shellcheck || ko shellcheck "shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh test/kpatch-build/*.sh"
+	fi
+fi
+
 # ------------------------------------------------------------------ name rules
 expect name-invalid nz "error: invalid name 'bad name!'" -n 'bad name!' "${STD[@]}" "$T/p/cmdline.patch"
 expect name-dot nz "error: invalid name 'a.b'" -n 'a.b' "${STD[@]}" "$T/p/cmdline.patch"
@@ -224,7 +238,7 @@ if want sig-force; then
 fi
 # nothing of the above may have started a build or touched the tree
 if want refusals-no-build; then
-	[ -z "$(ls "$KPATCH_CACHE/kpatch-build/orig" 2>/dev/null | grep -v '\.lock$')" ] &&
+	[ -z "$(find "$KPATCH_CACHE/kpatch-build/orig" -mindepth 1 -maxdepth 1 ! -name '*.lock' 2>/dev/null)" ] &&
 		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok refusals-no-build || ko refusals-no-build "a refused run started the original build"
 fi
 
@@ -300,12 +314,12 @@ if want interrupt-cleanup; then
 fi
 if want name-derived; then
 	kpb "${STD[@]}" "$T/p/my fix+1.patch" -t vmlinux -t modules
-	grep -q 'logs/my-fix-1-' "$OUT" || ls "$KPATCH_CACHE/kpatch-build/logs/" | grep -q '^my-fix-1-' &&
+	grep -q 'logs/my-fix-1-' "$OUT" || compgen -G "$KPATCH_CACHE/kpatch-build/logs/my-fix-1-*" >/dev/null &&
 		ok name-derived || ko name-derived "name of 'my fix+1.patch' is not my-fix-1"
 fi
 if want name-derived-truncated; then
 	kpb "${STD[@]}" "$T/p/$(printf 'x%.0s' $(seq 1 60)).patch"
-	ls "$KPATCH_CACHE/kpatch-build/logs/" | grep -q "^$(printf 'x%.0s' $(seq 1 45))-[0-9]" &&
+	compgen -G "$KPATCH_CACHE/kpatch-build/logs/$(printf 'x%.0s' $(seq 1 45))-[0-9]*" >/dev/null &&
 		ok name-derived-truncated || ko name-derived-truncated "derived name not truncated to 45"
 fi
 
@@ -379,7 +393,7 @@ if want getopt-forms; then
 	# kpatch's own scripts pass -j2, -dR; GNU getopt also takes -sDIR, --opt=V, --abbrev V
 	if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
 		KPATCH_CACHE=$T/cache4 kpb -dRj1 -nclustered -s"$S" -c"$B/.config" --vmlin "$B/vmlinux" --out="$T/o" "$T/p/cmdline.patch"
-		lg=$(ls "$T"/cache4/kpatch-build/logs/clustered-*.log 2>/dev/null | head -n1)
+		lg=$(compgen -G "$T/cache4/kpatch-build/logs/clustered-*.log" | head -n1)
 		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-clustered.ko" ] && grep -q 'scratch directory kept' "$OUT" &&
 			grep -q 'not cached: .*-j1,' "$OUT" && grep -q 'template: KPATCH_REPLACE=0' "$lg" &&
 			ok getopt-forms || ko getopt-forms "-dRj1 -nNAME -sDIR --vmlin --out= not parsed like getopt"
@@ -388,6 +402,116 @@ if want getopt-forms; then
 		skip getopt-forms "create-diff-object or klp-convert not built"
 	fi
 fi
+# ------------------------------------------------------------------ strict mode
+# A real failure injected in the middle of a pipeline by a fake tool first on
+# PATH (the ELF files, the differ and every other tool are the real ones): the
+# ERR trap names the step, file:line and the failing stage; the run stops there,
+# cleans up and writes no module. A copy of kpatch-build without strict mode
+# goes on with the empty value and builds a module: the case tells them apart.
+mkdir -p "$T/fakebin-sha" "$T/fakebin-sort"
+# sha256sum fails on the identity of a vmlinux (read_parent_data's "stat | sha256sum | cut")
+cat > "$T/fakebin-sha/sha256sum" <<'SH'
+#!/bin/bash
+[ $# -eq 0 ] || exec /usr/bin/sha256sum "$@"
+in=$(mktemp); cat > "$in"
+if grep -qE '^/[^ ]*/vmlinux [0-9]+ [0-9]+$' "$in"; then
+	rm -f "$in"; echo "sha256sum: injected failure" >&2; exit 1
+fi
+/usr/bin/sha256sum < "$in"; rc=$?; rm -f "$in"; exit $rc
+SH
+# sort fails on the affected objects (find_affected reads them through a process substitution)
+cat > "$T/fakebin-sort/sort" <<'SH'
+#!/bin/bash
+case "$1 ${2:-}" in "-u "*/affected) echo "sort: injected failure" >&2; exit 1 ;; esac
+exec /usr/bin/sort "$@"
+SH
+chmod +x "$T/fakebin-sha/sha256sum" "$T/fakebin-sort/sort"
+# the scratch directory a run kept; the seconds at which it was done
+kept_dir() { sed -n 's/^kpatch-build: scratch directory kept: \([^ ]*\) .*/\1/p' "$OUT"; }
+done_seconds() { sed -n 's/^kpatch-build: \[ *\([0-9.]*\)s\] done: .*/\1/p' "$OUT"; }
+# err_line_ok FILE REGEX: one error line, matching, and its file:line is the
+# line of the source that has TEXT ($3)
+err_line_ok() {
+	local re=$1 text=$2 loc
+	[ "$(grep -c 'error:' "$OUT")" = 1 ] && grep -qE -- "$re" "$OUT" || return 1
+	loc=$(sed -n 's/.*: \(lib\/[a-z]*\.sh:[0-9]*\): command failed.*/\1/p' "$OUT")
+	[ -n "$loc" ] && sed -n "${loc##*:}p" "$REPO/kpatch-build/${loc%:*}" | grep -qF -- "$text"
+}
+if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+	if want strict-pipeline; then
+		rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
+		PATH=$T/fakebin-sha:$PATH kpb "${STD[@]}" -n strict1 "$T/p/cmdline.patch"
+		[ $RC -eq 1 ] && err_line_ok '^kpatch-build: error: reading symbols and special-section struct sizes of .*/vmlinux: lib/module.sh:[0-9]+: command failed \(exit 1\): sha256sum \(stage 2 of a pipeline of 3\)$' 'stat -c' &&
+			! grep -q 'diffing' "$OUT" && [ ! -e "$T/o/livepatch-strict1.ko" ] && scratch_empty &&
+			ok strict-pipeline || ko strict-pipeline "exit $RC: no single ERR line naming the step, lib/module.sh:LINE and sha256sum, or the run went on"
+	fi
+	if want strict-process-substitution; then
+		PATH=$T/fakebin-sort:$PATH kpb "${STD[@]}" -n strict2 "$T/p/cmdline.patch"
+		# shellcheck disable=SC2016  # (the command as the source has it)
+		[ $RC -eq 1 ] && err_line_ok '^kpatch-build: error: finding objects affected by 1 changed file\(s\): lib/patched.sh:[0-9]+: command failed \(exit 1\): sort -u "\$SCRATCH/affected" \(stage 1 of a pipeline of 3\)$' 'sort -u "$SCRATCH/affected"' &&
+			! grep -q 'building patched objects' "$OUT" && scratch_empty &&
+			ok strict-process-substitution || ko strict-process-substitution "exit $RC: a failure inside '< <(...)' did not stop the build with one ERR line"
+	fi
+	if want strict-mode-needed; then
+		# the same injection without strict mode: no error, a module built from
+		# an empty parent cache key (what the cases above rule out)
+		mkdir -p "$T/lax"
+		cp -a "$REPO/kpatch-build" "$T/lax/"
+		for d in create-diff-object klp-convert kmod; do ln -sfn "$REPO/$d" "$T/lax/$d"; done
+		sed -i -e '/^set -Eeuo pipefail$/d' -e '/^shopt -s inherit_errexit$/d' -e "/^trap 'on_err /d" "$T/lax/kpatch-build/kpatch-build"
+		PATH=$T/fakebin-sha:$PATH "$T/lax/kpatch-build/kpatch-build" "${STD[@]}" -n lax "$T/p/cmdline.patch" > "$OUT" 2>&1; RC=$?
+		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-lax.ko" ] && ! grep -q 'command failed' "$OUT" &&
+			ok strict-mode-needed || ko strict-mode-needed "without strict mode the injected failure did not go unnoticed (exit $RC): the strict cases prove nothing"
+		rm -rf "$T/lax" "$KPATCH_CACHE/kpatch-build/parent/vmlinux.symtab" "$KPATCH_CACHE/kpatch-build/parent/struct-sizes"
+	fi
+	# ---------------------------------------------------------------- --keep-tmp, --from
+	if want keep-from; then
+		kpb "${STD[@]}" -n keep --keep-tmp "$T/p/cmdline.patch"
+		K1=$(kept_dir); cp "$T/o/livepatch-keep.ko" "$T/keep1.ko" 2>/dev/null
+		[ $RC -eq 0 ] && [ -d "$K1/obj" ] && [ -f "$K1/.state/convert" ] && ok keep-tmp || ko keep-tmp "exit $RC; scratch directory '$K1' not kept or incomplete"
+		rm -f "$T/o/livepatch-keep.ko"
+		kpb "${STD[@]}" -n keep --from diff "$T/p/cmdline.patch"
+		[ $RC -eq 0 ] && grep -q "resuming from step diff in $K1 (kept: original, patched)" "$OUT" &&
+			! grep -qE 'applying|building original|building patched' "$OUT" &&
+			grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
+			cmp -s "$T/keep1.ko" "$T/o/livepatch-keep.ko" && [ "$(kept_dir)" = "$K1" ] &&
+			ok from-diff || ko from-diff "exit $RC; not resumed at the differ, or another module"
+		for s in module convert patched original; do
+			rm -f "$T/o/livepatch-keep.ko"
+			kpb "${STD[@]}" -n keep --from "$s" --scratch "$K1" "$T/p/cmdline.patch"
+			case $s in
+			patched) grep -q 'building patched objects: 1 affected' "$OUT" && ! grep -q 'applying' "$OUT" ;;
+			original) grep -q 'applying 1 patch' "$OUT" && ! grep -q 'resuming from step' "$OUT" ;;
+			*) ! grep -q 'diffing' "$OUT" ;;
+			esac && [ $RC -eq 0 ] && cmp -s "$T/keep1.ko" "$T/o/livepatch-keep.ko" &&
+				ok "from-$s" || ko "from-$s" "exit $RC; --from $s did not rerun exactly its steps, or another module"
+		done
+	fi
+	if want from-refusals; then
+		expect from-unknown-step 1 "^kpatch-build: error: --from: unknown step 'frobnicate' \(the steps: original patched diff module convert; see -h\)$" \
+			"${STD[@]}" -n keep --from frobnicate "$T/p/cmdline.patch"
+		want from-unknown-step && { one_line_error || ko from-unknown-step-one-line "not one line"; }
+		mkdir -p "$T/empty-scratch"
+		expect from-empty-dir 1 "^kpatch-build: error: --from diff: $T/empty-scratch lacks the outputs of step original \(not a scratch directory kept with --keep-tmp\)$" \
+			"${STD[@]}" -n keep --from diff --scratch "$T/empty-scratch" "$T/p/cmdline.patch"
+		want from-empty-dir && { one_line_error && [ -z "$(ls -A "$T/empty-scratch")" ] || ko from-empty-dir-one-line "not one line, or the directory was written"; }
+		# a kept run that stopped in the patched compile has no pairs to diff
+		kpb "${STD[@]}" -n keepbroken --keep-tmp "$T/p/broken.patch"
+		KB=$(kept_dir)
+		expect from-missing-step 1 "^kpatch-build: error: --from diff: $KB lacks the outputs of step patched \(its run did not finish it\): start from patched or an earlier step$" \
+			"${STD[@]}" -n keepbroken --from diff "$T/p/broken.patch"
+		expect from-other-inputs 1 "^kpatch-build: error: --from diff: .* was kept by a run with other inputs \(now patch=[0-9a-f]{64}\): build it anew without --from$" \
+			"${STD[@]}" -n keepbroken --from diff "$T/p/cmdline.patch"
+		expect from-none-kept 1 "^kpatch-build: error: --from module: no scratch directory kept for nokept in .*/tmp \(build with --keep-tmp first, or name one with --scratch\)$" \
+			"${STD[@]}" -n nokept --from module "$T/p/cmdline.patch"
+		expect scratch-alone 1 "^kpatch-build: error: --scratch goes with --from STEP$" "${STD[@]}" --scratch "$T" "$T/p/cmdline.patch"
+		rm -rf "$KB"
+	fi
+	[ -z "${K1:-}" ] || rm -rf "$K1"
+else
+	skip strict-mode "create-diff-object or klp-convert not built"
+fi
+
 # ------------------------------------------------------------------ reports, progress
 SCHEMA=$REPO/kpatch-build/report-schema.json
 VALIDATE=$HERE/validate-report.py
@@ -515,7 +639,7 @@ if want progress-lock-wait; then
 	rm -rf "$T/cache6"
 fi
 if want attribution; then
-	idx=$(ls "$KPATCH_CACHE"/kpatch-build/orig/*/objects.idx | head -n1)
+	idx=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/objects.idx" | head -n1)
 	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
 		grep -q "^drivers/foo/foo.o $S/drivers/foo/foo.c foo$" "$idx" &&
 		ok attribution || ko attribution "objects.idx: $(tr '\n' ';' < "$idx")"
@@ -549,8 +673,8 @@ for t in create-diff-object/create-diff-object klp-convert/klp-convert kmod/patc
 done
 if [ $WITH_KERNEL = 0 ]; then
 	skip reference-kernel "--no-kernel"
-elif ! ENV=$(KPATCH_CACHE=$USER_KPATCH_CACHE; [ -n "$KPATCH_CACHE" ] || unset KPATCH_CACHE
-	"$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
+elif ! ENV=$(if [ -n "$USER_KPATCH_CACHE" ]; then cache=(env KPATCH_CACHE="$USER_KPATCH_CACHE"); else cache=(env -u KPATCH_CACHE); fi
+	"${cache[@]}" "$REPO/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null); then
 	skip reference-kernel "reference kernel not built (integration/kernel-cache.sh)"
 elif [ $HAVE_TOOLS = 0 ]; then
 	skip reference-kernel "$MISSING_TOOL not built yet"
@@ -560,7 +684,10 @@ else
 	export KPATCH_CACHE
 	KSTD=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko")
 	mkdir -p "$T/ko"
-	K_SUM=$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)
+	# the source tree's state: files newer than its Makefile, a .config, its listing
+	# shellcheck disable=SC2012  # (ls -la: the listing itself is what is summed)
+	ksrc_sum() { (cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum); }
+	K_SUM=$(ksrc_sum)
 	can_boot() { command -v qemu-system-x86_64 >/dev/null && [ -x "$REPO/integration/run-guest.sh" ]; }
 	# boot NAME GUEST-SCRIPT MODULE...: load the modules in the reference kernel under qemu
 	boot() {
@@ -582,6 +709,20 @@ else
 			ko kernel-cmdline "no module or wrong diff"
 		fi
 		[ -f "$ko_file" ] && boot kernel-cmdline-boot "$HERE/guest/cmdline-string.sh" "$ko_file"
+	fi
+	if want kernel-keep-from-diff; then
+		# --keep-tmp, then --from diff: the differ and what follows rerun on the
+		# kept objects, no compile; the same module, sooner
+		kpb "${KSTD[@]}" -n keepk --keep-tmp "$HERE/patches/cmdline-string.patch"
+		KK=$(kept_dir) t1=$(done_seconds)
+		cp "$T/ko/livepatch-keepk.ko" "$T/keepk1.ko" 2>/dev/null; rm -f "$T/ko/livepatch-keepk.ko"
+		kpb "${KSTD[@]}" -n keepk --from diff "$HERE/patches/cmdline-string.patch"
+		t2=$(done_seconds)
+		[ $RC -eq 0 ] && [ -n "$t1" ] && [ -n "$t2" ] && cmp -s "$T/keepk1.ko" "$T/ko/livepatch-keepk.ko" &&
+			grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" && ! grep -q 'building patched objects' "$OUT" &&
+			awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b < a) }' &&
+			ok "kernel-keep-from-diff (${t1}s, then ${t2}s)" || ko kernel-keep-from-diff "exit $RC; another module, or not faster (${t1:-?}s, then ${t2:-?}s)"
+		[ -z "$KK" ] || rm -rf "$KK"
 	fi
 	if want kernel-lines-only; then
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-lines-only.patch"
@@ -645,6 +786,14 @@ else
 				grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
 				grep -qE 'building original out-of-tree module kptest_smoke (from|\(cached)' <<<"$first_out" &&
 				ok kernel-oot-cached || ko kernel-oot-cached "the second run did not use the cached original module build"
+			# kept, then from the differ on: the same module (original and patched are one step)
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --keep-tmp --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			KO=$(kept_dir); cp "$ko_file" "$T/oot1.ko" 2>/dev/null; rm -f "$ko_file"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --from diff --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			[ $RC -eq 0 ] && [ -n "$KO" ] && grep -q "resuming from step diff in $KO (kept: original, patched)" "$OUT" &&
+				! grep -q 'building patched objects' "$OUT" && cmp -s "$T/oot1.ko" "$ko_file" &&
+				ok kernel-oot-from-diff || ko kernel-oot-from-diff "exit $RC; not resumed at the differ, or another module"
+			[ -z "$KO" ] || rm -rf "$KO"
 			[ -f "$ko_file" ] && boot kernel-oot-boot "$HERE/guest/oot-kptest-smoke.sh" "$oot_ko" "$ko_file"
 		else
 			ko kernel-oot "building the booted out-of-tree module failed"
@@ -701,18 +850,18 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 ' || { [ $RC -eq 2 ] || ko kernel-report-refused "exit $RC, expected 2"; }
 	fi
 	if want kernel-broken-cleanup; then
-		OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+		OC=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/" | head -n1)
 		O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-broken.patch"
 		[ $RC -ne 0 ] && grep -q 'compiling the patched fs/proc/cmdline.o failed' "$OUT" &&
 			[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
-			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			[ "$(ksrc_sum)" = "$K_SUM" ] &&
 			ok kernel-broken-cleanup || ko kernel-broken-cleanup "cache or source changed"
 	fi
 	# files the build generates from a changed file (lib/generated.sh): the step
 	# replayed on the patched sources, refused naming the file when its output
 	# differs, the cached original build untouched
-	OC=$(ls -d "$KPATCH_CACHE"/kpatch-build/orig/*/ | head -n1)
+	OC=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/" | head -n1)
 	O_SUM=$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)
 	if want kernel-generated-asm-offsets; then
 		kpb "${KSTD[@]}" "$HERE/patches/generated-asm-offsets.patch"
@@ -744,8 +893,9 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 	if want kernel-generated-cache; then
 		# (this cache is shared: other runs' scratch directories may be there)
 		[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
-			! ls "$KPATCH_CACHE/kpatch-build/tmp" 2>/dev/null | grep -qE '^(generated-|gen-unchanged\.)' &&
-			[ "$(cd "$KSRC" && find . -newer Makefile -o -name .config | head -n 5; ls -la "$KSRC" | sha1sum)" = "$K_SUM" ] &&
+			! compgen -G "$KPATCH_CACHE/kpatch-build/tmp/generated-*" >/dev/null &&
+			! compgen -G "$KPATCH_CACHE/kpatch-build/tmp/gen-unchanged.*" >/dev/null &&
+			[ "$(ksrc_sum)" = "$K_SUM" ] &&
 			ok kernel-generated-cache || ko kernel-generated-cache "the replayed generation steps changed the cached build or left scratch"
 	fi
 fi

@@ -15,7 +15,9 @@
 #     against code the kernel does not run;
 #   - refusals before anything is built: a release apt does not know, a kbuild
 #     tree of another release (-k), --sign-key without --sign-cert;
-#   - signing with the user's own key and certificate (--sign-key/--sign-cert).
+#   - signing with the user's own key and certificate (--sign-key/--sign-cert);
+#   - --keep-tmp, then --from diff: the differ and the binary match again on the
+#     kept objects, the same module.
 # Last line "N passed, N failed".
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -82,4 +84,19 @@ rc=$?
 signer=$(modinfo -F signer "$OUT/livepatch-signed.ko" 2>/dev/null)
 if [ $rc -eq 0 ] && [ "$signer" = "kpatch-ng test key" ]; then ok "signed with the user's key (signer: $signer)"
 else ko signed "exit $rc, signer '$signer' (log $OUT/signed.log)"; fi
+
+# 5. kept, then from the differ on
+"$KPB" --kernel "$KSTOCK" -n kept --keep-tmp -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/kept.log" 2>&1
+rc=$?
+kept=$(sed -n 's/^kpatch-build: scratch directory kept: \([^ ]*\) .*/\1/p' "$OUT/kept.log")
+cp "$OUT/livepatch-kept.ko" "$OUT/kept-first.ko" 2>/dev/null
+"$KPB" --kernel "$KSTOCK" -n kept --from diff -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/from-diff.log" 2>&1
+rc2=$?
+if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$kept" ] && grep -q "resuming from step diff in $kept" "$OUT/from-diff.log" &&
+	grep -q 'rebuilt originals match' "$OUT/from-diff.log" && cmp -s "$OUT/kept-first.ko" "$OUT/livepatch-kept.ko"; then
+	ok "--keep-tmp, then --from diff: the same module ($(grep -o '\[ *[0-9.]*s\] done' "$OUT/kept.log"), then $(grep -o '\[ *[0-9.]*s\] done' "$OUT/from-diff.log"))"
+else
+	ko "--from diff" "exit $rc, then $rc2 (logs $OUT/kept.log, $OUT/from-diff.log)"
+fi
+[ -z "$kept" ] || rm -rf "$kept"
 finish
