@@ -86,12 +86,9 @@ kernel_suites() {
 		# patches built and cycled in one boot)
 		if [ -z "${SKIP_INTEGRATION_SUITE:-}" ]; then
 			suite "integration-$KERNEL" integration/suite.sh
-			# the zoo's patches are booted on Debian's stock kernels of the
-			# same sources (stock_suites); here they are built (the full
-			# original build's path, the reference configs) unless SKIP_STOCK
-			local zoo_args=(--no-boot)
-			[ -z "${SKIP_STOCK:-}" ] || zoo_args=()
-			suite "integration-zoo-$KERNEL" integration/zoo.sh ${zoo_args[@]+"${zoo_args[@]}"}
+			# the zoo runs on Debian's stock kernels of the same sources
+			# (stock_suites); on the reference kernels only with SKIP_STOCK
+			[ -z "${SKIP_STOCK:-}" ] || suite "integration-zoo-$KERNEL" integration/zoo.sh
 		fi
 	fi
 	unset KERNEL

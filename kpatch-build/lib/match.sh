@@ -28,19 +28,24 @@ match_producer_norm() {
 }
 
 # object $1 compiled with its shipped command, in a symlink farm of the
-# original tree: prints its path
+# original tree: prints its path. It is an original: kept in the cache entry
+# of the original build, by the command's hash (a warm run compiles nothing)
 match_exact_object() {
-	local o=$1 cmd occ W=$SCRATCH/exact d
+	local o=$1 cmd occ W=$SCRATCH/exact d kept
 	cmd=$(obj_cmd "$o")
 	occ=${cmd%% -Wp,-MMD,*}
 	[ -n "$cmd" ] && [ "$occ" != "$cmd" ] || return 1
 	cmd="$CC_CMD ${cmd#"$occ" }"
 	case $cmd in *" $TARGETED_KCFLAGS "*) ;; *) return 1 ;; esac
 	cmd=${cmd//" $TARGETED_KCFLAGS "/ }
+	kept=$ORIG/exact/$o.$(sha256sum <<< "$cmd" | cut -c1-16)
+	if [ -f "$kept" ]; then echo "$kept"; return 0; fi
 	d=$(dirname "$o"); [ "$d" = . ] && d=
 	wdir "$d" || return 1
 	echo "+ (cd $W && $cmd)" >> "$LOG"
-	(cd "$W" && sh -c "$cmd") >> "$LOG" 2>&1 && [ -f "$W/$o" ] && echo "$W/$o"
+	(cd "$W" && sh -c "$cmd") >> "$LOG" 2>&1 && [ -f "$W/$o" ] || return 1
+	mkdir -p "$(dirname "$kept")" && cp "$W/$o" "$kept.$$" && mv "$kept.$$" "$kept" || return 1
+	echo "$kept"
 }
 
 # the producer of source $2 in the shipped units of parent $1
