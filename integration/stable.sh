@@ -101,18 +101,18 @@ fix_reason() {
 # the fixes' table and results.json, from the zoo's results and reports
 stable_table() {
 	local out=$1 list=$2 t nn fix target bs res reason n=0 nl=0 nr=0 nf=0 ns=0 first=1
-	local fmt='%-40s %-16s %7s  %-8s %s'
+	local fmt='%-44s %-14s %7s  %-8s %-7s %s' ran fixname
 	{
 		head -n1 "$out/results.txt" | sed 's/^kpatch-ng stable fixes (reverted)/kpatch-ng stable fixes/'
 		echo
 		# shellcheck disable=SC2059
-		printf "$fmt\n" fix target build_s result reason
+		printf "$fmt\n" fix target build_s result path reason
 	} > "$out/stable.txt"
 	printf '{\n  "schema": "kpatch-ng-stable-results/1",\n  "kernel": %s,\n  "fixes": [' "$(json_str "$KERNEL ${KSTOCK:-} ${KSTOCK_VERSION:-}")" > "$out/results.json"
 	while read -r t _ bs build l _ _ _ result; do
-		case $t in [0-9][0-9]-s*) ;; *) continue ;; esac
+		case $t in *:) continue ;; [0-9][0-9]-s*) ;; *) continue ;; esac	# (not the skipped list)
 		nn=${t%%-*} n=$((n + 1))
-		fix=$(awk -F'\t' -v n="$nn" '$1 == n { print $2 }' "$list"); fix=${fix:0:44}
+		fixname=$(awk -F'\t' -v n="$nn" '$1 == n { print $2 }' "$list"); fix=${fixname:0:44}
 		target=$(awk -F'\t' -v n="$nn" '$1 == n { print $10 }' "$list")
 		case $build/$result in
 		refused/PASS) res=refused nr=$((nr + 1)) ;;
@@ -122,18 +122,21 @@ stable_table() {
 		esac
 		reason=$(fix_reason "$t" "$res")
 		[ "$res" = skipped ] && reason=$(sed -n "s/^  $t: //p" "$out/results.txt")
+		ran=-	# the patched path run in the guest, ftrace saw it (NN.guest)
+		[ -f "$P/$t.guest" ] && [ "$res" = loaded ] && ran=ran
 		# shellcheck disable=SC2059
-		printf "$fmt\n" "$fix" "$target" "$bs" "$res" "$reason" >> "$out/stable.txt"
+		printf "$fmt\n" "$fix" "$target" "$bs" "$res" "$ran" "$reason" >> "$out/stable.txt"
 		[ $first = 1 ] || printf ',' >> "$out/results.json"
 		first=0
-		printf '\n    {"fix": %s, "test": %s, "target": %s, "build_seconds": %s, "result": %s, "reason": %s, "report": %s}' \
-			"$(json_str "$fix")" "$(json_str "$t")" "$(json_str "$target")" \
-			"$( [ "$bs" = - ] && echo null || echo "$bs")" "$(json_str "$res")" "$(json_str "$reason")" \
+		printf '\n    {"fix": %s, "test": %s, "target": %s, "build_seconds": %s, "result": %s, "path_ran": %s, "reason": %s, "report": %s}' \
+			"$(json_str "$fixname")" "$(json_str "$t")" "$(json_str "$target")" \
+			"$( [ "$bs" = - ] && echo null || echo "$bs")" "$(json_str "$res")" "$( [ "$ran" = ran ] && echo true || echo false)" "$(json_str "$reason")" \
 			"$( [ -s "$out/$t/report.json" ] && cat "$out/$t/report.json" || echo null)" >> "$out/results.json"
 	done < "$out/results.txt"
 	printf '\n  ]\n}\n' >> "$out/results.json"
 	{
 		echo
+		echo "path: ran = the fix's patched path run in the guest, ftrace saw the live patch's copy (integration/stable/NN.guest)"
 		echo "$n fixes: $nl built and loaded ($((n ? nl * 100 / n : 0))%), $nr refused ($((n ? nr * 100 / n : 0))%), $nf failed, $ns not run"
 		[ $nr = 0 ] || { echo "refused, by reason:"; awk '$4 == "refused" { $1 = $2 = $3 = $4 = ""; sub(/^ +/, ""); print "  " $0 }' "$out/stable.txt" | sort | uniq -c; }
 	} >> "$out/stable.txt"

@@ -13,9 +13,13 @@ ran() {
 	echo > $t/trace
 	echo function > $t/current_tracer
 	"$@"; rc=$?
+	# (switching the tracer back empties the buffer: read it first)
+	echo 0 > $t/tracing_on
+	grep -q " $f <-" $t/trace; ran=$?
 	echo nop > $t/current_tracer
+	echo 1 > $t/tracing_on
 	echo > $t/set_ftrace_filter
-	grep -q " $f <-" $t/trace || { echo "$f of $m did not run"; return 1; }
+	[ $ran = 0 ] || { echo "$f of $m did not run"; return 1; }
 	return $rc
 }
 
