@@ -252,12 +252,12 @@ kc_stock_ensure() {
 	KSTOCK_VERSION=$(apt-cache policy "linux-image-$KSTOCK" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
 	[ -f "$KC_MARKER" ] && return 0
 	mkdir -p "$debs"
-	deb=$(ls "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_"*.deb 2>/dev/null | head -n1)
+	deb=$(compgen -G "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_*.deb" | head -n1 || true)	# (none yet: a fresh cache)
 	if [ -z "$deb" ]; then
 		kc_log "downloading linux-image-$KSTOCK $KSTOCK_VERSION into $debs"
 		(cd "$debs" && apt-get download -q "linux-image-$KSTOCK=$KSTOCK_VERSION") >/dev/null 2>&1 ||
 			kc_die "apt-get download linux-image-$KSTOCK=$KSTOCK_VERSION failed"
-		deb=$(ls "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_"*.deb | head -n1)
+		deb=$(compgen -G "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_*.deb" | head -n1)
 	fi
 	kc_log "unpacking $(basename "$deb") into $KIMAGE"
 	rm -rf "$KIMAGE"; mkdir -p "$KIMAGE"
