@@ -342,7 +342,9 @@ kc_main() {
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
-	set -euo pipefail
+	set -Eeuo pipefail
+	# a command that fails unexpectedly is named, never a silent exit
+	trap 'kc_die "line $LINENO: command failed (exit $?): $BASH_COMMAND"' ERR
 	kc_main "$@"
 else
 	kc_init
