@@ -159,6 +159,15 @@ kc_verify_config() {
 	[ $bad -eq 0 ] || kc_die "config fragment $KC_FRAGMENT did not survive olddefconfig (see above; $cfg)"
 }
 
+# a line every 30 s while the kernel builds (minutes on 2 cores, silent otherwise)
+kc_progress() {
+	local n
+	while sleep 30; do
+		n=$(find "$KOBJ" -name '*.o' 2>/dev/null | wc -l)
+		kc_log "building $KC_KEY: $n objects compiled so far"
+	done
+}
+
 kc_build() {
 	local log=$KOBJ/build.log t0 t_cfg secs f
 	t0=$(date +%s)
@@ -180,6 +189,8 @@ kc_build() {
 	(
 		flock -n 8 || { kc_log "waiting for another kernel build on this machine"; flock 8; }
 		date +%s > "$KOBJ/.make-start"
+		kc_progress & tick=$!
+		trap 'kill "$tick" 2>/dev/null || true' EXIT	# (also when make fails)
 		kc_make -j"$KC_JOBS" all
 	) 8>"$KPATCH_CACHE/.kernel-build.lock" || exit 1
 	kc_log "vmlinux, $KP_BOOT_FILE and modules built"
