@@ -276,8 +276,9 @@ kc_stock_ensure() {
 	[ -f "$KBZIMAGE" ] && [ -d "$KMODDIR" ] || kc_die "$deb has no boot/vmlinuz-$KSTOCK or modules"
 	# the headers, the source and the -dbg vmlinux: kpatch-build's own cache
 	kc_log "kpatch-build --kernel $KSTOCK --fetch (headers, source, -dbg vmlinux)"
-	"$KC_DIR/../kpatch-build/kpatch-build" --kernel "$KSTOCK" --fetch > "$KIMAGE/fetch.env" 2>"$KIMAGE/fetch.log" ||
-		{ cat "$KIMAGE/fetch.log" >&2; kc_die "kpatch-build --kernel $KSTOCK --fetch failed"; }
+	# (its progress lines, downloads and unpacking of minutes, shown as they come)
+	"$KC_DIR/../kpatch-build/kpatch-build" --kernel "$KSTOCK" --fetch > "$KIMAGE/fetch.env" 2> >(tee "$KIMAGE/fetch.log" >&2) ||
+		kc_die "kpatch-build --kernel $KSTOCK --fetch failed (log $KIMAGE/fetch.log)"
 	# gen_init_cpio for the guest's initramfs, from the source
 	kc_ensure_source
 	if [ ! -x "$KGEN_INIT_CPIO" ]; then
