@@ -90,7 +90,7 @@ comp() {	# completion of WORDS... (the last one is being completed): COMPREPLY
 	PATH=/usr/sbin:/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/$1
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "_${COMP_WORDS[0]//-/_}"; echo "${COMPREPLY[*]}"' comp "$@" 2>&1
 }
-for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|--skip-cleanup --skip-compiler-check"; do
+for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|--skip-cleanup --skip-compiler-check --skip-gcc-check"; do
 	read -ra words <<<"${t%|*}"
 	c=$(comp "${words[@]}" || true)
 	if [ "$c" = "${t#*|}" ]; then ok "bash completion: ${t%|*} -> $c"
