@@ -3,7 +3,9 @@
 # and the real-kernel corpus with the ASan/UBSan build, the fuzz smoke run,
 # klp-convert, kpatch-build, real-kernel differ checks, the boot-tested suites
 # on both reference kernels, on Debian's two stock kernels as shipped and on
-# ppc64le and s390x, the farm and the package.
+# ppc64le and s390x, the farm and the package (which runs kpatch-build's suite
+# against the installed package; in the repository with SKIP_PACKAGE or
+# SKIP_INTEGRATION).
 # Each suite ends with "N passed, N failed"; this script adds them up.
 #
 # The suites run in two lanes at once (LANES=1: one after the other). Most of
@@ -129,7 +131,12 @@ tool_suites() {
 	suite klp-convert test/klp-convert/run-tests.sh
 	# klp-convert on aarch64, ppc64le and s390x patch modules (cross-built)
 	suite klp-convert-cross test/klp-convert/cross.sh "$ASAN_CDO" "$top/build/asan/bin/klp-convert"
-	suite kpatch-build test/kpatch-build/run-tests.sh
+	# kpatch-build's suite in the repository only when the package suite does not
+	# run: that one runs the same cases against the installed package
+	# (test/package/run.sh; the time of make check stays the same)
+	if [ -n "${SKIP_INTEGRATION:-}" ] || [ -n "${SKIP_PACKAGE:-}" ]; then
+		suite kpatch-build test/kpatch-build/run-tests.sh
+	fi
 }
 
 # kpatch-build through distcc and ccache, the runtime manager, the package
@@ -140,7 +147,9 @@ ecosystem_suites() {
 	suite integration-farm integration/farm.sh
 	# the runtime manager kpatch in the guest (load/list/info/unload, a pending transition)
 	suite kpatch-guest test/kpatch/run-guest-test.sh
-	# the Debian package: built, lintian, installed, the demo patch built with it and booted
+	# the Debian package: built, lintian, installed, the demo patch built with it
+	# and booted, then kpatch-build's suite against the installed tools
+	# (run-tests.sh --installed /usr, outside the repository)
 	[ -n "${SKIP_PACKAGE:-}" ] || suite package test/package/run.sh
 }
 

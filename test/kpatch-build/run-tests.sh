@@ -1,7 +1,17 @@
 #!/bin/bash
 # test/kpatch-build/run-tests.sh: kpatch-build's tests.
 #
-#   run-tests.sh [-v] [--no-kernel] [NAME-GLOB]
+#   run-tests.sh [-v] [--no-kernel] [--installed PREFIX] [NAME-GLOB]
+#
+# --installed PREFIX (or KPB_INSTALLED=PREFIX): the same cases against the installed
+# tools (PREFIX/bin/kpatch-build, create-diff-object and klp-convert, PREFIX/libexec/
+# kpatch-ng's helpers, libraries, report awk files and report schema, PREFIX/share/
+# kpatch-ng/kmod), with the test inputs (fake-kernel/, patches/, guest/, the report
+# validator, the kernel cases' patches and out-of-tree module) copied to the
+# temporary directory, which is also the working directory: nothing of the tools
+# or inputs comes from the repository (the harness scripts integration/kernel-cache.sh,
+# run-guest.sh and build-extmod.sh do). Cases about the repository's sources are
+# skipped with their reason. test/package/run.sh runs this after `dpkg -i`.
 #
 # Part 1 uses a small kernel-like tree (fake-kernel/: kbuild's O= interface, .cmd files,
 # vmlinux.a, modules.order) in a temporary directory with a temporary cache: option
@@ -17,12 +27,13 @@ set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-KPB=$REPO/kpatch-build/kpatch-build
-VERBOSE=0 WITH_KERNEL=1 FILTER='*'
+VERBOSE=0 WITH_KERNEL=1 FILTER='*' INSTALLED=${KPB_INSTALLED:-}
 while [ $# -gt 0 ]; do
 	case $1 in
 	-v) VERBOSE=1 ;;
 	--no-kernel) WITH_KERNEL=0 ;;
+	--installed) INSTALLED=${2:?--installed needs a PREFIX}; shift ;;
+	--installed=*) INSTALLED=${1#*=} ;;
 	*) FILTER=$1 ;;
 	esac
 	shift
@@ -32,6 +43,40 @@ PASS=0 FAIL=0 SKIP=0
 T=$(mktemp -d /tmp/kpb-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 OUT=$T/out RC=0
+
+# the tools under test and the inputs: the repository's, or the installed ones
+# with the inputs copied out of the repository (INPUTS: the kernel cases' patch
+# and out-of-tree module directories)
+if [ -z "$INSTALLED" ]; then
+	KPB=$REPO/kpatch-build/kpatch-build
+	KPB_DIR=$REPO/kpatch-build
+	SCHEMA=$REPO/kpatch-build/report-schema.json
+	CDO=$REPO/create-diff-object/create-diff-object
+	KLPC=$REPO/klp-convert/klp-convert
+	KMOD=$REPO/kmod/patch
+	ZOO=$REPO/integration/zoo IPATCHES=$REPO/integration/patches EXTMOD=$REPO/integration/smoke/extmod
+else
+	INSTALLED=$(cd "$INSTALLED" && pwd) || { echo "FAIL setup: --installed $INSTALLED: no such directory"; echo "0 passed, 1 failed"; exit 1; }
+	KPB=$INSTALLED/bin/kpatch-build
+	KPB_DIR=$INSTALLED/libexec/kpatch-ng
+	SCHEMA=$INSTALLED/libexec/kpatch-ng/report-schema.json
+	CDO=$INSTALLED/bin/create-diff-object
+	KLPC=$INSTALLED/bin/klp-convert
+	KMOD=$INSTALLED/share/kpatch-ng/kmod/patch
+	mkdir -p "$T/inputs/integration"
+	cp -a "$HERE/fake-kernel" "$HERE/patches" "$HERE/guest" "$HERE/validate-report.py" "$T/inputs/"
+	cp -a "$REPO/integration/zoo" "$REPO/integration/patches" "$T/inputs/integration/"
+	cp -a "$REPO/integration/smoke/extmod" "$T/inputs/integration/extmod"
+	HERE=$T/inputs
+	ZOO=$HERE/integration/zoo IPATCHES=$HERE/integration/patches EXTMOD=$HERE/integration/extmod
+	# the driver must not find anything of the repository by environment
+	unset KPATCH_TOOLS_DIR KPATCH_KMOD_DIR
+	cd "$T" || exit 1
+	echo "kpatch-build suite against the tools installed in $INSTALLED ($KPB), inputs and working directory in $T"
+	[ -x "$KPB" ] || { echo "FAIL setup: $KPB not installed"; echo "0 passed, 1 failed"; exit 1; }
+fi
+# the differ and klp-convert are there
+have_tools() { [ -x "$CDO" ] && [ -x "$KLPC" ]; }
 
 ok() { PASS=$((PASS + 1)); echo "PASS $1"; }
 ko() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2"; sed 's/^/    | /' "$OUT" | tail -n 15; }
@@ -147,7 +192,9 @@ expect not-a-diff nz "not a unified diff" "${STD[@]}" "$S/Makefile"
 # the driver with its libraries (-x: one program), kpatch-cc, each library on
 # its own, and these tests (the .shellcheckrc files say what is disabled, why)
 if want shellcheck; then
-	if ! command -v shellcheck >/dev/null; then
+	if [ -n "$INSTALLED" ]; then
+		skip shellcheck "--installed: checks the repository's sources, not the installed tools"
+	elif ! command -v shellcheck >/dev/null; then
 		skip shellcheck "shellcheck not installed (scripts/install-deps)"
 	else
 		(cd "$REPO" && shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh &&
@@ -380,7 +427,7 @@ if want patch-on-patch; then
 fi
 if want fake-full-flow; then
 	# the whole pipeline on the fake tree: differ, template "kbuild", klp-convert
-	if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+	if have_tools; then
 		kpb "${STD[@]}" -n full "$T/p/cmdline.patch"
 		[ $RC -eq 0 ] && grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
 			[ -f "$T/o/livepatch-full.ko" ] && readelf -SW "$T/o/livepatch-full.ko" | grep -q '\.kpatch\.funcs' &&
@@ -391,7 +438,7 @@ if want fake-full-flow; then
 fi
 if want getopt-forms; then
 	# kpatch's own scripts pass -j2, -dR; GNU getopt also takes -sDIR, --opt=V, --abbrev V
-	if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+	if have_tools; then
 		KPATCH_CACHE=$T/cache4 kpb -dRj1 -nclustered -s"$S" -c"$B/.config" --vmlin "$B/vmlinux" --out="$T/o" "$T/p/cmdline.patch"
 		lg=$(compgen -G "$T/cache4/kpatch-build/logs/clustered-*.log" | head -n1)
 		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-clustered.ko" ] && grep -q 'scratch directory kept' "$OUT" &&
@@ -435,9 +482,9 @@ err_line_ok() {
 	local re=$1 text=$2 loc
 	[ "$(grep -c 'error:' "$OUT")" = 1 ] && grep -qE -- "$re" "$OUT" || return 1
 	loc=$(sed -n 's/.*: \(lib\/[a-z]*\.sh:[0-9]*\): command failed.*/\1/p' "$OUT")
-	[ -n "$loc" ] && sed -n "${loc##*:}p" "$REPO/kpatch-build/${loc%:*}" | grep -qF -- "$text"
+	[ -n "$loc" ] && sed -n "${loc##*:}p" "$KPB_DIR/${loc%:*}" | grep -qF -- "$text"
 }
-if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+if have_tools; then
 	if want strict-pipeline; then
 		rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 		PATH=$T/fakebin-sha:$PATH kpb "${STD[@]}" -n strict1 "$T/p/cmdline.patch"
@@ -455,11 +502,21 @@ if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-conve
 	if want strict-mode-needed; then
 		# the same injection without strict mode: no error, a module built from
 		# an empty parent cache key (what the cases above rule out)
-		mkdir -p "$T/lax"
-		cp -a "$REPO/kpatch-build" "$T/lax/"
-		for d in create-diff-object klp-convert kmod; do ln -sfn "$REPO/$d" "$T/lax/$d"; done
-		sed -i -e '/^set -Eeuo pipefail$/d' -e '/^shopt -s inherit_errexit$/d' -e "/^trap 'on_err /d" "$T/lax/kpatch-build/kpatch-build"
-		PATH=$T/fakebin-sha:$PATH "$T/lax/kpatch-build/kpatch-build" "${STD[@]}" -n lax "$T/p/cmdline.patch" > "$OUT" 2>&1; RC=$?
+		# (a copy of the driver's directory, the tools and the template where the
+		# driver looks for them: the repository's layout, or the installed one)
+		if [ -z "$INSTALLED" ]; then
+			mkdir -p "$T/lax"
+			cp -a "$REPO/kpatch-build" "$T/lax/"
+			for d in create-diff-object klp-convert kmod; do ln -sfn "$REPO/$d" "$T/lax/$d"; done
+			lax=$T/lax/kpatch-build/kpatch-build
+		else
+			mkdir -p "$T/lax/libexec"
+			cp -a "$KPB_DIR" "$T/lax/libexec/"
+			for d in bin share; do ln -sfn "$INSTALLED/$d" "$T/lax/$d"; done
+			lax=$T/lax/libexec/kpatch-ng/kpatch-build
+		fi
+		sed -i -e '/^set -Eeuo pipefail$/d' -e '/^shopt -s inherit_errexit$/d' -e "/^trap 'on_err /d" "$lax"
+		PATH=$T/fakebin-sha:$PATH "$lax" "${STD[@]}" -n lax "$T/p/cmdline.patch" > "$OUT" 2>&1; RC=$?
 		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-lax.ko" ] && ! grep -q 'command failed' "$OUT" &&
 			ok strict-mode-needed || ko strict-mode-needed "without strict mode the injected failure did not go unnoticed (exit $RC): the strict cases prove nothing"
 		rm -rf "$T/lax" "$KPATCH_CACHE/kpatch-build/parent/vmlinux.symtab" "$KPATCH_CACHE/kpatch-build/parent/struct-sizes"
@@ -513,7 +570,6 @@ else
 fi
 
 # ------------------------------------------------------------------ reports, progress
-SCHEMA=$REPO/kpatch-build/report-schema.json
 VALIDATE=$HERE/validate-report.py
 # report_ok NAME FILE PYTHON-ASSERTIONS: FILE valid against the schema, and the
 # assertions (python3, the report is r) hold
@@ -528,7 +584,7 @@ exec(sys.argv[2])' "$f" "$code" >> "$OUT" 2>&1 || { ko "$name" "report content";
 }
 mkpatch rich.patch fs/proc/cmdline.c 's/^int cmdline_proc_show/static __attribute__((noinline)) int cmdline_extra(struct seq_file *m) { seq_puts(m, "extra"); return 1; }\nint cmdline_proc_show/; s/\treturn 0;/\treturn cmdline_extra(m) - 1;/'
 mkpatch datainit.patch kernel/fork.c 's/^int nr_forks;/int nr_forks = 5;/; s/nr_forks++;/nr_forks += 2;/'
-if [ -x "$REPO/create-diff-object/create-diff-object" ] && [ -x "$REPO/klp-convert/klp-convert" ]; then
+if have_tools; then
 	if want report-success; then
 		ls "$KPATCH_CACHE"/kpatch-build/orig/*/.complete >/dev/null 2>&1 || kpb "${STD[@]}" -n warm-report "$T/p/cmdline.patch"
 		kpb "${STD[@]}" --report "$T/rich.json" --report-dot="$T/rich.dot" "$T/p/rich.patch"
@@ -668,8 +724,8 @@ fi
 
 # ------------------------------------------------------------------ reference kernel
 HAVE_TOOLS=1
-for t in create-diff-object/create-diff-object klp-convert/klp-convert kmod/patch; do
-	[ -e "$REPO/$t" ] || { HAVE_TOOLS=0; MISSING_TOOL=$t; }
+for t in "$CDO" "$KLPC" "$KMOD"; do
+	[ -e "$t" ] || { HAVE_TOOLS=0; MISSING_TOOL=$t; }
 done
 if [ $WITH_KERNEL = 0 ]; then
 	skip reference-kernel "--no-kernel"
@@ -769,17 +825,18 @@ else
 		[ -f "$ko_file" ] && boot kernel-two-parents-boot "$HERE/guest/two-parents.sh" "$KOBJ/samples/kobject/kobject-example.ko" "$ko_file"
 	fi
 	if want kernel-oot; then
-		if oot_ko=$(KOBJ=$KOBJ "$REPO/integration/build-extmod.sh" "$REPO/integration/smoke/extmod" "$T/oot-booted" 2>"$OUT"); then
-			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+		EXTMOD_SUM=$(tree_sum "$EXTMOD")
+		if oot_ko=$(KOBJ=$KOBJ "$REPO/integration/build-extmod.sh" "$EXTMOD" "$T/oot-booted" 2>"$OUT"); then
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$EXTMOD" "$HERE/patches/oot-kptest-smoke.patch"
 			ko_file=$T/ko/livepatch-oot-kptest-smoke.ko
 			[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
-				[ -z "$(git -C "$REPO" status --porcelain --ignored integration/smoke/extmod)" ] &&
+				[ "$(tree_sum "$EXTMOD")" = "$EXTMOD_SUM" ] &&
 				ok kernel-oot || ko kernel-oot "out-of-tree module patch failed (or its source dir was written)"
 			# a second run: the original module build is the cached one, and only
 			# the object the patch changed is diffed
 			first_out=$(cat "$OUT")
 			rm -f "$ko_file"
-			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --oot-module "$oot_ko" --oot-module-src "$EXTMOD" "$HERE/patches/oot-kptest-smoke.patch"
 			[ $RC -eq 0 ] && [ -f "$ko_file" ] &&
 				grep -q 'building original out-of-tree module kptest_smoke (cached: ' "$OUT" &&
 				grep -q '1 object(s) changed: kptest_smoke.o' "$OUT" &&
@@ -787,9 +844,9 @@ else
 				grep -qE 'building original out-of-tree module kptest_smoke (from|\(cached)' <<<"$first_out" &&
 				ok kernel-oot-cached || ko kernel-oot-cached "the second run did not use the cached original module build"
 			# kept, then from the differ on: the same module (original and patched are one step)
-			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --keep-tmp --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --keep-tmp --oot-module "$oot_ko" --oot-module-src "$EXTMOD" "$HERE/patches/oot-kptest-smoke.patch"
 			KO=$(kept_dir); cp "$ko_file" "$T/oot1.ko" 2>/dev/null; rm -f "$ko_file"
-			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --from diff --oot-module "$oot_ko" --oot-module-src "$REPO/integration/smoke/extmod" "$HERE/patches/oot-kptest-smoke.patch"
+			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --from diff --oot-module "$oot_ko" --oot-module-src "$EXTMOD" "$HERE/patches/oot-kptest-smoke.patch"
 			[ $RC -eq 0 ] && [ -n "$KO" ] && grep -q "resuming from step diff in $KO (kept: original, patched)" "$OUT" &&
 				! grep -q 'building patched objects' "$OUT" && cmp -s "$T/oot1.ko" "$ko_file" &&
 				ok kernel-oot-from-diff || ko kernel-oot-from-diff "exit $RC; not resumed at the differ, or another module"
@@ -803,7 +860,7 @@ else
 		# a new .cold part, tracepoints (.static_call_sites entries) and a klp
 		# reference with sympos 2: the JSON report validated, its graph rendered
 		kpb "${KSTD[@]}" -n report-graph --report "$T/k.json" --report-dot "$T/k.dot" \
-			"$REPO/integration/zoo/22-part-cold-workqueue.patch" "$REPO/integration/patches/11-sympos.patch"
+			"$ZOO/22-part-cold-workqueue.patch" "$IPATCHES/11-sympos.patch"
 		[ $RC -eq 0 ] && report_ok kernel-report "$T/k.json" '
 o = objs()
 assert r["status"] == "success" and r["kernel"]["release"].startswith("6.1."), r["kernel"]

@@ -6,7 +6,14 @@
 # patch (examples/cmdline.patch, copied to an empty directory) with the installed
 # kpatch-build from that directory with nothing of the repository on PATH or in the
 # environment, shows that its log names no path into the repository, and boots the
-# module in qemu, loaded and unloaded by the installed kpatch.
+# module in qemu, loaded and unloaded by the installed kpatch. Then the kpatch-build
+# suite (test/kpatch-build/run-tests.sh --installed /usr, about two minutes) runs
+# against the installed tools, from an empty directory outside the repository with
+# its inputs copied there (a clean environment as for the demo): every case of it,
+# --report and --report-dot included, counts here (its passes and failures add to
+# this suite's; its log is test/out/package/kpatch-build-suite.log). `make check`
+# runs that suite only here, or in the repository when the package suite does not
+# run (SKIP_PACKAGE, SKIP_INTEGRATION; test/run-all.sh).
 # The package is removed again at the end unless KPATCH_KEEP_PACKAGE=1.
 # Output: test/out/package/. Last line: N passed, N failed.
 set -euo pipefail
@@ -83,7 +90,7 @@ comp() {	# completion of WORDS... (the last one is being completed): COMPREPLY
 	PATH=/usr/sbin:/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/$1
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "_${COMP_WORDS[0]//-/_}"; echo "${COMPREPLY[*]}"' comp "$@" 2>&1
 }
-for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|--skip-cleanup --skip-compiler-check"; do
+for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|--skip-cleanup --skip-compiler-check --skip-gcc-check"; do
 	read -ra words <<<"${t%|*}"
 	c=$(comp "${words[@]}" || true)
 	if [ "$c" = "${t#*|}" ]; then ok "bash completion: ${t%|*} -> $c"
@@ -148,4 +155,27 @@ else
 	bad "boot" "$(head -n 3 "$OUT/run-guest.out" | paste -sd' ')"
 fi
 sed -n 's/.*KPTEST-INFO guest-installed /    guest: /p' "$OUT/guest.log"
+
+# ---- the kpatch-build suite against the installed tools, from outside the repository
+# (its passes and failures are this suite's; a non-zero exit without a failure or
+# a report case that did not run is one more failure)
+suite_dir=$(mktemp -d /tmp/kpatch-ng-suite.XXXXXX)
+t0=$SECONDS src=0
+(cd "$suite_dir" && env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin KPATCH_CACHE="$KPATCH_CACHE" \
+	"$TOP/test/kpatch-build/run-tests.sh" --installed /usr) > "$OUT/kpatch-build-suite.log" 2>&1 || src=$?
+rmdir "$suite_dir" 2>/dev/null || true
+slog=$OUT/kpatch-build-suite.log
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$slog" | tail -n 1 || true)
+if [ -z "$line" ]; then
+	bad "kpatch-build suite --installed /usr" "no summary (exit $src): $(tail -n 3 "$slog" | paste -sd' ')"
+else
+	sp=${line%% passed*} sf=${line#*, }; sf=${sf%% failed}
+	pass=$((pass + sp)); fail=$((fail + sf))
+	grep -E '^(FAIL|SKIP) ' "$slog" | sed 's/^/    kpatch-build: /' || true
+	echo "     kpatch-build suite --installed /usr, from $suite_dir: $line, $(grep -c '^SKIP ' "$slog" || true) skipped ($((SECONDS - t0)) s, log $slog)"
+	[ "$src" = 0 ] || [ "$sf" != 0 ] || bad "kpatch-build suite --installed /usr" "exit $src with 0 failed"
+	for c in report-success report-dot report-refused kernel-report kernel-report-dot kernel-report-refused; do
+		grep -qE "^(PASS|FAIL) $c(:|\$)" "$slog" || bad "kpatch-build suite --installed /usr: $c" "did not run"
+	done
+fi
 finish
