@@ -48,7 +48,7 @@ secs=$((SECONDS - t0))
 # this run's own log and scratch directory, as kpatch-build names them (other
 # kpatch-builds of a patch named cmdline may run at the same time on this cache)
 log=$(sed -n 's/^kpatch-build: log: //p' "$out/kpatch-build.out" | tail -n1)
-scratch=$(sed -n 's/^kpatch-build: scratch directory kept: //p' "$out/kpatch-build.out" | tail -n1)
+scratch=$(sed -n 's/^kpatch-build: scratch directory kept: \([^ ]*\).*/\1/p' "$out/kpatch-build.out" | tail -n1)
 # (a successful run does not print its log: it is the one that traced this scratch)
 [ -n "$log" ] || [ -z "$scratch" ] ||
 	log=$(grep -lF "$scratch" "$KPATCH_CACHE"/kpatch-build/logs/cmdline-*.log 2>/dev/null | tail -n1)
