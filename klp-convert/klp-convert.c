@@ -72,39 +72,60 @@ static void add_object(struct klpc *k, const char *raw)
 	free(name);
 }
 
-int main(int argc, char **argv)
-{
-	struct klpc k = { 0 };
-	const char **symtabs = xcalloc(argc, sizeof(*symtabs));
-	const char **objects = xcalloc(argc, sizeof(*objects));
-	const char **symvers = xcalloc(argc, sizeof(*symvers));
-	int nsym = 0, nobj = 0, nsymvers = 0, i;
-	bool strict = false;
-	const char *out;
+/* The command line's inputs, each option's values in the order given. */
+struct klpc_args {
+	const char **symtabs, **objects, **symvers;
+	int nsym, nobj, nsymvers;
+	bool strict;
+	const char *in, *out;
+};
 
-	progname = "klp-convert";
+/* --opt VALUE or --opt=VALUE at argv[*i]: its value, or NULL */
+static const char *opt_value(char **argv, int argc, int *i, const char *opt)
+{
+	size_t n = strlen(opt);
+
+	if (!strcmp(argv[*i], opt) && *i + 1 < argc)
+		return argv[++*i];
+	if (!strncmp(argv[*i], opt, n) && argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	return NULL;
+}
+
+static void parse_args(int argc, char **argv, struct klpc_args *a)
+{
+	const char *v;
+	int i;
+
+	a->symtabs = xcalloc(argc, sizeof(*a->symtabs));
+	a->objects = xcalloc(argc, sizeof(*a->objects));
+	a->symvers = xcalloc(argc, sizeof(*a->symvers));
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		if (!strcmp(argv[i], "--symtab") && i + 1 < argc)
-			symtabs[nsym++] = argv[++i];
-		else if (!strncmp(argv[i], "--symtab=", 9))
-			symtabs[nsym++] = argv[i] + 9;
-		else if (!strcmp(argv[i], "--object") && i + 1 < argc)
-			objects[nobj++] = argv[++i];
-		else if (!strncmp(argv[i], "--object=", 9))
-			objects[nobj++] = argv[i] + 9;
-		else if (!strcmp(argv[i], "--symvers") && i + 1 < argc)
-			symvers[nsymvers++] = argv[++i];
-		else if (!strncmp(argv[i], "--symvers=", 10))
-			symvers[nsymvers++] = argv[i] + 10;
+		if ((v = opt_value(argv, argc, &i, "--symtab")))
+			a->symtabs[a->nsym++] = v;
+		else if ((v = opt_value(argv, argc, &i, "--object")))
+			a->objects[a->nobj++] = v;
+		else if ((v = opt_value(argv, argc, &i, "--symvers")))
+			a->symvers[a->nsymvers++] = v;
 		else if (!strcmp(argv[i], "--strict"))
-			strict = true;
+			a->strict = true;
 		else
 			usage();
 	}
 	if (argc - i != 2)
 		usage();
-	k.path = argv[i];
-	out = argv[i + 1];
+	a->in = argv[i];
+	a->out = argv[i + 1];
+}
+
+int main(int argc, char **argv)
+{
+	struct klpc k = { 0 };
+	struct klpc_args a = { 0 };
+
+	progname = "klp-convert";
+	parse_args(argc, argv, &a);
+	k.path = a.in;
 	htable_init(&k.objs);
 	htable_init(&k.convs);
 	INIT_LIST_HEAD(&k.obj_list);
@@ -115,23 +136,23 @@ int main(int argc, char **argv)
 	if (!k.elf)
 		exit(EXIT_BADINPUT);	/* elf_open() said why */
 	klpc_collect_objects(&k);
-	while (nsym)
-		klpc_load_symtab(&k, symtabs[--nsym]);
-	while (nobj)
-		add_object(&k, objects[--nobj]);
+	while (a.nsym)
+		klpc_load_symtab(&k, a.symtabs[--a.nsym]);
+	while (a.nobj)
+		add_object(&k, a.objects[--a.nobj]);
 	klpc_read_annotations(&k);
-	klpc_convert_unannotated(&k, symvers, nsymvers, strict);
+	klpc_convert_unannotated(&k, a.symvers, a.nsymvers, a.strict);
 	klpc_convert(&k);
-	if (elf_write(k.elf, out))
+	if (elf_write(k.elf, a.out))
 		exit(EXIT_BADINPUT);	/* elf_write() said why, like klpc_fail() */
 	if (getenv("KLP_CONVERT_VERBOSE"))
 		fprintf(stderr,
 			"klp-convert: %s: %u klp symbols, %u relocations in %u .klp.rela sections\n",
-			out, k.nr_convs, k.nr_moved, k.nr_sections);
+			a.out, k.nr_convs, k.nr_moved, k.nr_sections);
 	elf_close(k.elf);
 	klpc_free(&k);
-	free(symtabs);
-	free(objects);
-	free(symvers);
+	free(a.symtabs);
+	free(a.objects);
+	free(a.symvers);
 	return 0;
 }
