@@ -26,6 +26,7 @@
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SUITE=$HERE	# this suite's own files (HERE moves to the inputs' copy with --installed)
 REPO=$(cd "$HERE/../.." && pwd)
 VERBOSE=0 WITH_KERNEL=1 FILTER='*' INSTALLED=${KPB_INSTALLED:-}
 while [ $# -gt 0 ]; do
@@ -451,11 +452,11 @@ if want getopt-forms; then
 fi
 # ------------------------------------------------------------------ strict mode, kept steps
 # shellcheck source=test/kpatch-build/strict-cases.sh
-. "$HERE/strict-cases.sh"
+. "$SUITE/strict-cases.sh" || { echo "kpatch-build suite: cannot read $SUITE/strict-cases.sh" >&2; exit 1; }
 
 # ------------------------------------------------------------------ reports, progress
 # shellcheck source=test/kpatch-build/report-cases.sh
-. "$HERE/report-cases.sh"
+. "$SUITE/report-cases.sh" || { echo "kpatch-build suite: cannot read $SUITE/report-cases.sh" >&2; exit 1; }
 
 # ------------------------------------------------------------------ reference kernel
 HAVE_TOOLS=1
