@@ -260,41 +260,26 @@ static bool same_function(const char *func, const char *callee)
 	return strlen(callee) == n && !strncmp(func, callee, n);
 }
 
-/*
- * The callee that explains the @n wants of one function: the first one a
- * changed place lies in (the first difference may be the caller's own
- * prologue saving one more register), never the function itself.
- */
-static const char *explaining_callee(const struct inline_want *w, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (w[i].callee && !same_function(w[0].func->name, w[i].callee))
-			return w[i].callee;
-	return NULL;
-}
-
 void explain_inlined(struct cdo *c)
 {
 	struct inline_want *wants = NULL;
-	size_t n = 0, i, j;
-	const char *callee;
+	size_t n = 0, i;
 
 	if (!inline_dwarf_usable(c->patched))
 		return;
 	n = collect_wants(c, &wants);
-	/* a function's wants are consecutive, in address order */
+	/*
+	 * A function's wants are in address order: its first callee names it
+	 * (the first difference may be its own prologue saving one more
+	 * register), never the function itself.
+	 */
 	if (n && inline_dwarf_lookup(c, wants, n))
-		for (i = 0; i < n; i = j) {
-			for (j = i + 1; j < n && wants[j].func == wants[i].func; j++)
-				;
-			callee = explaining_callee(&wants[i], j - i);
-			if (callee && !si(wants[i].func)->inlined)
+		for (i = 0; i < n; i++)
+			if (wants[i].callee && !si(wants[i].func)->inlined &&
+			    !same_function(wants[i].func->name, wants[i].callee))
 				si(wants[i].func)->inlined =
 					xasprintf("inlined callee %s changed",
-						  callee);
-		}
+						  wants[i].callee);
 	for (i = 0; i < n; i++)
 		free(wants[i].callee);
 	free(wants);
