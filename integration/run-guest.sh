@@ -20,6 +20,7 @@
 #     --append ARGS      extra kernel command line
 #     --allow-warn       do not fail on kernel "WARNING:" lines
 #     --kvm              use KVM (only if a probe showed it works here; default TCG)
+#     --accel SPEC       qemu's -accel argument (default tcg)
 #   The guest architecture is ARCH=x86_64 (default) | ppc64le | s390x (integration/arch.sh):
 #   qemu-system-x86_64 (ttyS0), qemu-system-ppc64 -M pseries -cpu POWER9 (hvc0),
 #   qemu-system-s390x -M s390-ccw-virtio (ttysclp0), with that architecture's busybox.
@@ -52,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--append) append=${2?}; shift ;;
 	--allow-warn) allow_warn=1 ;;
 	--kvm) accel=kvm ;;
+	--accel) accel=${2:?}; shift ;;
 	-h|--help) sed -n '2,/^set /s/^# \{0,1\}//p' "$0" | sed '$d'; exit 0 ;;
 	-*) die "unknown option $1 (see --help)" ;;
 	*)
