@@ -6,7 +6,7 @@
 # "klp-convert: <file>: <what>: <reason>" message, no output written). Then the
 # seed sample is built against the cached reference kernel (KOBJ), checked and
 # booted (boot-sample.sh), and so is the patch-module template
-# (boot-template.sh); skipped with a notice when there is no cache or qemu.
+# (boot-template.sh); a SKIP check when there is no cache or qemu.
 #
 #   test/klp-convert/run-tests.sh [-v] [--no-kernel] [--no-boot]
 # KLP_CONVERT=path selects the binary (default: the ASan build if present).
