@@ -456,7 +456,8 @@ check_one() {
 # drops that line of the base, "-*" all of them; a line of a single-valued
 # assertion (exit, funcs, nfuncs-patched, size SECTION, nrelocs SECTION)
 # replaces the base's line of the same key; any other line is added. A removal
-# the base does not have fails the case: the base changed under it.
+# the base does not have fails the case (the base changed under it), and so does
+# a line the base already has (a whole file of the old form, which repeated it).
 resolve_expect() {
 	local arch=${2:-}
 
@@ -493,6 +494,12 @@ resolve_expect() {
 		next
 	}
 	{
+		for (i = 1; i <= n; i++)
+			if ((i in text) && text[i] == line && from[i] ~ /^expect:/) {
+				printf "%s:%d: repeats %s (only what differs belongs here)\n",
+					arch, FNR, from[i] > "/dev/stderr"
+				bad = 1
+			}
 		k = key(line)
 		for (i = 1; k != "" && i <= n; i++)
 			if ((i in text) && key(text[i]) == k)
