@@ -9,7 +9,9 @@
 #         table, Module.symvers and struct sizes, as kpatch-build gives them
 # A build that is not there is skipped, unless KPATCH_REQUIRE_KERNEL is set (make
 # check made the builds before): then it fails.
-# usage: cross-selfdiff.sh [CDO]; the last line is "N passed, N failed" (one per object).
+# usage: cross-selfdiff.sh [CDO]. One check of test/lib/result.sh per object (PASS
+# lines not printed: thousands); the last line is
+# "cross-selfdiff: N passed, N failed, N skipped".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -17,8 +19,11 @@ CDO=$(readlink -f "${1:-$top/build/release/bin/create-diff-object}")
 # shellcheck source=test/lib/kpb-orig.sh
 . "$top/test/lib/kpb-orig.sh"
 work=$top/test/out/cross-selfdiff
-rm -rf "$work"; mkdir -p "$work"
-pass=0; fail=0
+rm -rf "$work"
+# shellcheck source=test/lib/result.sh
+. "$top/test/lib/result.sh"
+result_init cross-selfdiff "$work"
+RESULT_QUIET_PASS=1
 
 # selfdiff_objects ARCH KIND DIR PARENT_SYMTAB SYMVERS < objects
 selfdiff_objects() {
@@ -35,10 +40,10 @@ selfdiff_objects() {
 			selfdiff "$work/out.o" > "$work/log" 2>&1
 		rc=$?
 		if [ $rc = 3 ]; then
-			pass=$((pass + 1))
+			pass "$a/$kind/${o#"$d"/}"
 		else
-			fail=$((fail + 1)); bad=$((bad + 1))
-			echo "FAIL $a $kind ${o#"$d"/}: exit $rc: $(head -n 1 "$work/log")"
+			bad=$((bad + 1))
+			fail "$a/$kind/${o#"$d"/}" "exit $rc: $(head -n 1 "$work/log")"
 		fi
 	done
 	echo "$a $kind ($d): $n objects, $((n - bad)) unchanged"
@@ -79,11 +84,9 @@ for a in ppc64le s390x; do
 	fi
 	[ -z "$missing" ] && continue
 	if [ -n "${KPATCH_REQUIRE_KERNEL:-}" ]; then
-		echo "FAIL missing: $missing"
-		fail=$((fail + 1))
+		fail "$a/missing" "$missing"
 	else
-		echo "skipped (not built): $missing"
+		skip "$a" "not built: $missing"
 	fi
 done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+result_summary

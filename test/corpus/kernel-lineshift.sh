@@ -3,21 +3,24 @@
 # file shift every WARN, BUG, might_sleep, printk and dynamic-debug line in
 # it. kpatch-build (which does not normalize patches) must find no changed
 # function. On the reference kernel KERNEL selects (6.1 default, 6.12).
-# Skips without the reference kernel cache.
+# Skips without the reference kernel cache. Each file a check of test/lib/result.sh;
+# last line "kernel-lineshift-KERNEL: N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=test/lib/result.sh
+. "$top/test/lib/result.sh"
+work=$top/test/out/kernel-lineshift/${KERNEL:-6.1}
+result_init "kernel-lineshift-${KERNEL:-6.1}" "$work"
 files=(kernel/fork.c kernel/sched/core.c mm/page_alloc.c fs/namei.c
        kernel/workqueue.c lib/vsprintf.c kernel/printk/printk.c
        fs/proc/base.c kernel/time/timer.c kernel/signal.c)
 env_out=$("$top/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || {
-	echo "kernel-lineshift: reference kernel not cached, skipped"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
+	skip kernel "reference kernel not cached"
+	result_summary
+	exit
 }
 eval "$env_out"
-work=$top/test/out/kernel-lineshift/${KERNEL:-6.1}
 rm -rf "$work"; mkdir -p "$work"
-pass=0 fail=0
 for f in "${files[@]}"; do
 	[ -e "$KSRC/$f" ] || continue
 	n=$(basename "$f" .c)
@@ -29,11 +32,9 @@ for f in "${files[@]}"; do
 		-n "ls-$n" -o "$work/out" "$work/$n.patch" > "$work/$n.log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] && grep -q "diffing ${f%.c}.o: no function changed" "$work/$n.log"; then
-		pass=$((pass + 1)); echo "PASS $f: no function changed"
+		pass "$f" "no function changed"
 	else
-		fail=$((fail + 1))
-		echo "FAIL $f: exit $rc: $(grep -E 'diffing|error' "$work/$n.log" | head -n 3 | tr '\n' ' ')"
+		fail "$f" "exit $rc: $(grep -E 'diffing|error' "$work/$n.log" | head -n 3 | tr '\n' ' ')"
 	fi
 done
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+result_summary

@@ -4,9 +4,16 @@
 # must come out as "no changed functions" (exit 3): no spurious change from
 # correlation, special statics, call-site data or special sections on real
 # code, and no crash.
-# usage: kernel-selfdiff.sh [CDO]; skips when the cache is absent.
+# usage: kernel-selfdiff.sh [CDO]; skips when the cache is absent. Each object a
+# check of test/lib/result.sh (PASS lines not printed: thousands); last line
+# "kernel-selfdiff-KERNEL: N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=test/lib/result.sh
+. "$top/test/lib/result.sh"
+work=$top/test/out/kernel-selfdiff/${KERNEL:-6.1}
+result_init "kernel-selfdiff-${KERNEL:-6.1}" "$work"
+RESULT_QUIET_PASS=1
 CDO=$(readlink -f "${1:-$top/create-diff-object/create-diff-object}")
 cache=${KPATCH_CACHE:-$HOME/.cache/kpatch-ng}
 env_out=$("$top/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || env_out=
@@ -18,16 +25,14 @@ info=$(grep -lx "config=${KCONFIG:-none}" "$cache"/kpatch-build/orig/*/info 2>/d
 if [ -z "$obj" ] || [ ! -e "$obj/vmlinux" ] || [ -z "${KVMLINUX:-}" ]; then
 	# make check builds the kernels first: there, a missing build is a failure
 	if [ -n "${KPATCH_REQUIRE_KERNEL:-}" ]; then
-		echo "kernel-selfdiff: no complete original build of kernel ${KERNEL:-6.1} (config ${KCONFIG:-none}) in $cache/kpatch-build/orig"
-		echo "0 passed, 1 failed"
+		fail kernel "no complete original build of kernel ${KERNEL:-6.1} (config ${KCONFIG:-none}) in $cache/kpatch-build/orig"
+		result_summary
 		exit 1
 	fi
-	echo "kernel-selfdiff: no cached kernel builds (run kpatch-build once), skipped"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
+	skip kernel "no cached kernel builds (run kpatch-build once)"
+	result_summary
+	exit
 fi
-work=$top/test/out/kernel-selfdiff/${KERNEL:-6.1}
-mkdir -p "$work"
 readelf -sW "$KVMLINUX" > "$work/vmlinux.symtab"
 # shellcheck disable=SC2046 # NAME=SIZE words
 export $("$top/kpatch-build/kpatch-struct-sizes" "$KVMLINUX")
@@ -53,27 +58,25 @@ parent_args() {
 	fi
 	echo "$m $work/$m.symtab"
 }
-pass=0 fail=0 links=0
+links=0
 while read -r o; do
 	rel=${o#"$obj"/}
 	# not compiled from a source of the build: a module of several objects
 	# linked into one (ld -r), the kallsyms tables of the vmlinux link
 	if [ -z "${parent[$rel]:-}" ]; then links=$((links + 1)); continue; fi
 	read -r pname psymtab < <(parent_args "${parent[$rel]}") ||
-		{ fail=$((fail + 1)); echo "FAIL $rel: no symbols of its module ${parent[$rel]}"; continue; }
+		{ fail "$rel" "no symbols of its module ${parent[$rel]}"; continue; }
 	"$CDO" "$o" "$o" "$pname" "$psymtab" "$KSYMVERS" selfdiff \
 		"$work/out.o" > "$work/log" 2>&1
 	rc=$?
 	if [ $rc -eq 3 ]; then
-		pass=$((pass + 1))
+		pass "$rel"
 	else
-		fail=$((fail + 1))
-		echo "FAIL ${o#"$obj"/}: exit $rc: $(head -c 300 "$work/log" | tr '\n' ' ')"
+		fail "$rel" "exit $rc: $(head -c 300 "$work/log" | tr '\n' ' ')"
 	fi
 # 64-bit kernel objects only: realmode and the vdso are built apart
 done < <(find "$obj" -name '*.o' ! -name '*.mod.o' ! -name vmlinux.o \
 	! -path '*/scripts/*' ! -path '*/tools/*' ! -path '*/realmode/*' \
 	! -path '*/vdso/*' | sort)
-echo "kernel-selfdiff: kernel ${KVER:-?}: $pass objects unchanged against themselves, $fail failed ($links objects that no compile made left out: modules linked from several, kallsyms tables)"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+echo "kernel-selfdiff: kernel ${KVER:-?}: $RESULT_PASSED objects unchanged against themselves, $RESULT_FAILED failed ($links objects that no compile made left out: modules linked from several, kallsyms tables)"
+result_summary

@@ -2,37 +2,47 @@
 # Run the real-kernel object corpus (../shared/corpus/kpatch-unit-objs) through
 # create-diff-object, as its README describes. Usage: run.sh [CDO] [ARCH] [case...]
 # ARCH is one directory of the corpus (x86_64, aarch64, ppc64le) or "all":
-# every architecture the corpus has, one after the other.
+# every architecture the corpus has, one after the other. Each object a check of
+# test/lib/result.sh; last line "corpus-ARCH: N passed, N failed, N skipped".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=test/lib/result.sh
+. "$here/../lib/result.sh"
 CDO=${1:-$top/create-diff-object/create-diff-object}
 ARCH=${2:-x86_64}
 shift $(( $# > 2 ? 2 : $# ))
 CORPUS=${KPATCH_CORPUS:-$top/../shared/corpus/kpatch-unit-objs}
 if [ "$ARCH" = all ]; then
-	tp=0; tf=0; rc=0
+	# each architecture's checks again as this run's (its closing line left out)
+	result_init corpus-all
+	rc=0
 	for d in "$CORPUS"/*/; do
 		[ -d "$d" ] || continue
 		a=$(basename "$d")
 		log=$("$0" "$CDO" "$a") || rc=1
-		grep -v '^[0-9]* passed, [0-9]* failed$' <<<"$log"
-		line=$(tail -n 1 <<<"$log")
-		tp=$((tp + $(grep -oE '^[0-9]+' <<<"$line" || echo 0)))
-		tf=$((tf + $(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)))
+		while IFS= read -r line; do
+			read -r verdict check reason <<<"$line"
+			case $verdict in
+			PASS) pass "$check" ;;
+			FAIL) fail "${check%:}" "$reason" ;;
+			SKIP) skip "${check%:}" "$reason" ;;
+			*) grep -qE '^(failed: |corpus-[^ ]+: [0-9]+ passed, )' <<<"$line" || echo "$line" ;;
+			esac
+		done <<<"$log"
 	done
-	echo "$tp passed, $tf failed"
+	result_summary || rc=1
 	exit $rc
 fi
+out=${KPATCH_TEST_OUT:-$top/test/out/corpus-$ARCH}
+rm -rf "$out"
+result_init "corpus-$ARCH" "$out"
 if [ ! -d "$CORPUS/$ARCH" ]; then
-	echo "corpus: $CORPUS/$ARCH not present, skipped"
-	echo "0 passed, 0 failed, 1 skipped"
-	exit 0
+	skip "$ARCH" "corpus $CORPUS/$ARCH not present"
+	result_summary
+	exit
 fi
 CDO=$(readlink -f "$CDO")
-out=${KPATCH_TEST_OUT:-$top/test/out/corpus-$ARCH}
-rm -rf "$out"; mkdir -p "$out"
-pass=0; fail=0
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
 	for f in "$CORPUS/$ARCH"/*.ORIG.o; do
@@ -66,11 +76,9 @@ for name in "${cases[@]}"; do
 		fi
 	fi
 	if [ "$result" = ok ]; then
-		pass=$((pass + 1)); echo "PASS $ARCH/$name"
+		pass "$ARCH/$name"
 	else
-		fail=$((fail + 1)); echo "FAIL $ARCH/$name: $result"
+		fail "$ARCH/$name" "$result"
 	fi
 done
-echo "corpus $ARCH: $pass passed, $fail failed"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+result_summary

@@ -8,14 +8,18 @@
 # s390x object compiled here from sample.c, every ppc64le object of the
 # kpatch corpus (some carry relocations without a symbol, R_PPC64_ENTRY),
 # and an x86_64 object. usage: run.sh [ELF_ROUNDTRIP]
+# The last line is "elf-roundtrip: N passed, N failed, N skipped" (test/lib/result.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 RT=${1:-$top/build/asan/bin/elf-roundtrip}
 CORPUS=${KPATCH_CORPUS:-$top/../shared/corpus/kpatch-unit-objs}
 work=$top/test/out/elf
-rm -rf "$work"; mkdir -p "$work"
-pass=0; fail=0; symless=0
+rm -rf "$work"
+# shellcheck source=test/lib/result.sh
+. "$here/../lib/result.sh"
+result_init elf-roundtrip "$work"
+symless=0
 
 # what must survive: headers without file offsets, decoded symbols, bytes
 view() {
@@ -37,15 +41,15 @@ view() {
 check() {
 	local name=$1 in=$2 out=$work/$1.rt.o
 	if ! "$RT" "$in" "$out" > "$work/$name.log" 2>&1; then
-		fail=$((fail + 1)); echo "FAIL $name: $(tail -n 1 "$work/$name.log")"
+		fail "$name" "$(tail -n 1 "$work/$name.log")"
 		return
 	fi
 	view "$in" > "$work/$name.in.txt"
 	view "$out" > "$work/$name.out.txt"
 	if diff -u "$work/$name.in.txt" "$work/$name.out.txt" > "$work/$name.diff"; then
-		pass=$((pass + 1)); echo "PASS $name"
+		pass "$name"
 	else
-		fail=$((fail + 1)); echo "FAIL $name: differs ($work/$name.diff)"
+		fail "$name" "differs ($work/$name.diff)"
 		head -n 20 "$work/$name.diff"
 	fi
 }
@@ -59,7 +63,7 @@ if command -v s390x-linux-gnu-gcc > /dev/null; then
 		{ echo "s390x-sample.o is not big-endian"; exit 1; }
 	check s390x-sample "$work/s390x-sample.o"
 else
-	fail=$((fail + 1)); echo "FAIL s390x: s390x-linux-gnu-gcc missing (scripts/install-deps)"
+	fail s390x "s390x-linux-gnu-gcc missing (scripts/install-deps)"
 fi
 
 if [ -d "$CORPUS/ppc64le" ]; then
@@ -71,16 +75,15 @@ if [ -d "$CORPUS/ppc64le" ]; then
 		check "ppc64le-$n" "$o"
 	done
 	if [ $symless = 0 ]; then
-		fail=$((fail + 1)); echo "FAIL ppc64le: no object with a symbol-less relocation"
+		fail ppc64le "no object with a symbol-less relocation"
 	fi
 	echo "ppc64le objects with symbol-less relocations: $symless"
 else
-	echo "corpus $CORPUS/ppc64le not present: ppc64le skipped"
+	skip ppc64le "corpus $CORPUS/ppc64le not present"
 fi
 
 gcc -O2 -ffunction-sections -fdata-sections -pg -mfentry -c "$here/sample.c" \
 	-o "$work/x86_64-sample.o"
 check x86_64-sample "$work/x86_64-sample.o"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+result_summary

@@ -2,13 +2,18 @@
 # Fuzz smoke: mutated objects (x86_64, and aarch64, ppc64le and s390x seeds)
 # through the ASan/UBSan differ. Any crash,
 # sanitizer report or hang fails. usage: run.sh [ITERATIONS]
+# The whole run is one check of test/lib/result.sh; last line
+# "fuzz: N passed, N failed, N skipped".
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
+# shellcheck source=test/lib/result.sh
+. "$here/../lib/result.sh"
 iters=${1:-10000}
 CDO=${CDO:-$top/build/asan/bin/create-diff-object}
 work=$top/test/out/fuzz
-rm -rf "$work"; mkdir -p "$work"
+rm -rf "$work"
+result_init fuzz "$work"
 # a private copy: a rebuild elsewhere must not change the binary mid-run
 cp "$CDO" "$work/create-diff-object"
 CDO=$work/create-diff-object
@@ -23,8 +28,9 @@ readelf -s --wide "$work/seed.o" > "$work/seed.symtab"
 export ASAN_OPTIONS=exitcode=99:detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1:exitcode=98
 export BUG_STRUCT_SIZE=12 EX_STRUCT_SIZE=12 ALT_STRUCT_SIZE=12 JUMP_STRUCT_SIZE=16 \
 	PARA_STRUCT_SIZE=16 ORC_STRUCT_SIZE=6 STATIC_CALL_STRUCT_SIZE=8
-ok=1
-"$work/mutate-run" "$CDO" "$work/seed.o" "$work/seed.symtab" "$work" "$iters" || ok=0
+# what failed, by architecture
+failed=()
+"$work/mutate-run" "$CDO" "$work/seed.o" "$work/seed.symtab" "$work" "$iters" || failed+=(x86_64)
 
 # the other architectures: the same case built with their cross compilers
 # and 6.1 flags (test/cdo/arch/ARCH.conf), a tenth of the iterations each
@@ -36,7 +42,7 @@ for a in aarch64 ppc64le s390x; do
 	if ! CDO_OUT=$w/cases "$top/test/cdo/run-tests.sh" -a "$a" -c jump-table \
 		>"$w/compile.log" 2>&1; then
 		echo "fuzz $a: cannot build the seed ($w/compile.log)"
-		ok=0
+		failed+=("$a (no seed)")
 		continue
 	fi
 	cp "$w/cases/jump-table/jump-table.ORIG.o" "$w/seed.o"
@@ -45,13 +51,12 @@ for a in aarch64 ppc64le s390x; do
 	if ! env $(bash -c '. "$1"; echo "${ARCH_STRUCT_SIZES[@]}"' _ \
 		"$top/test/cdo/arch/$a.conf") \
 		"$work/mutate-run" "$CDO" "$w/seed.o" "$w/seed.symtab" "$w" "$cross_iters"; then
-		echo "fuzz $a: failed"
-		ok=0
+		failed+=("$a")
 	fi
 done
-if [ $ok = 1 ]; then
-	echo "1 passed, 0 failed"
+if [ ${#failed[@]} = 0 ]; then
+	pass fuzz "$iters inputs on x86_64, $cross_iters on each other architecture"
 else
-	echo "0 passed, 1 failed"
-	exit 1
+	fail fuzz "failed on: ${failed[*]}"
 fi
+result_summary

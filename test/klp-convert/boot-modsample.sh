@@ -12,7 +12,7 @@ BOOT_NAME='boot-modsample'
 boot_timeout_arg "$@"
 boot_kernel_env --qemu
 target=$KOBJ/samples/kobject/kobject-example.ko
-[ -f "$target" ] || skip "$target not built"
+[ -f "$target" ] || boot_skip "$target not built"
 
 out=${KPATCH_OUT:-$ROOT/test/out}/klp-convert/modsample	# (per checkout: runs of two checkouts at once do not meet)
 rm -rf "$out"

@@ -15,8 +15,8 @@
 #
 #   ARCH=ppc64le|s390x test/klp-convert/cross-build.sh
 #
-# Skips (exit 0, with a notice) when that kernel is not built. Last line:
-# "N passed, N failed".
+# Skips (exit 0, a SKIP line) when that kernel is not built. Each check through
+# test/lib/result.sh; last line "kmod-cross-ARCH: N passed, N failed, N skipped".
 set -uo pipefail
 # shellcheck source=test/lib/grepq.sh
 . "$(dirname "$0")/../lib/grepq.sh"
@@ -26,13 +26,13 @@ KP_ARCH_TOOL=cross-build
 # shellcheck source=integration/arch.sh
 . "$ROOT/integration/arch.sh"
 kp_arch_init
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "cross-build: PASS $KP_ARCH $1"; }
-ko() { fail=$((fail + 1)); echo "cross-build: FAIL $KP_ARCH $1: $2"; }
-finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
+# shellcheck source=test/lib/result.sh
+. "$HERE/../lib/result.sh"
+result_init "kmod-cross-$KP_ARCH"
+finish() { result_summary; exit; }
 
 env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || {
-	echo "cross-build: SKIP: no cached $KP_ARCH reference kernel (ARCH=$KP_ARCH integration/kernel-cache.sh)"
+	skip kernel "no cached $KP_ARCH reference kernel (ARCH=$KP_ARCH integration/kernel-cache.sh)"
 	finish; }
 eval "$env"
 [ -x "$ROOT/klp-convert/klp-convert" ] || make -C "$ROOT" >/dev/null
@@ -62,20 +62,20 @@ annotated() {
 		readelf -sW "$1" | grepq '\.klp\.sym\.vmlinux\.saved_command_line,0$'
 }
 if [ -f "$ko" ] && is_arch "$ko" && readelf -p .modinfo "$ko" | grepq 'livepatch=Y' && annotated "$ko"; then
-	ok "sample: livepatch-sample.ko built for $machine by klp-module.mk (KDIR=$KOBJ)"
+	pass sample "livepatch-sample.ko built for $machine by klp-module.mk (KDIR=$KOBJ)"
 else
-	ko sample "livepatch-sample.ko not built for $machine (log $out/sample.log): $(tail -n 3 "$out/sample.log" | tr '\n' ' ')"
+	fail sample "livepatch-sample.ko not built for $machine (log $out/sample.log): $(tail -n 3 "$out/sample.log" | tr '\n' ' ')"
 fi
 # klp-convert: converted, or one clear line refusing the machine
 if [ $rc -eq 0 ] && readelf -sW "$ko" | grepq 'OS \[0xff20\] \.klp\.sym\.vmlinux\.saved_command_line,0$'; then
-	ok "sample: klp-convert converted saved_command_line"
+	pass sample-klp-convert "converted saved_command_line"
 else
 	# (klp-convert learns ppc64le/s390x relocations with the architecture model)
 	line=$(grep -E '^klp-convert: ' "$out/sample.log")
 	if [ -n "$line" ] && [ "$(echo "$line" | wc -l)" -eq 1 ] && [ $rc -ne 0 ]; then
-		ok "sample: klp-convert not yet for $KP_ARCH, refuses in one line: $line"
+		pass sample-klp-convert "not yet for $KP_ARCH, refuses in one line: $line"
 	else
-		ko sample-klp-convert "neither converted nor one clear refusal (log $out/sample.log)"
+		fail sample-klp-convert "neither converted nor one clear refusal (log $out/sample.log)"
 	fi
 fi
 
@@ -83,7 +83,7 @@ fi
 cp "$HERE/template/"* "$out/"
 make -C "$KOBJ" "${KP_KMAKE[@]}" M="$out" KPATCH_KMOD="$ROOT/kmod" \
 	syscall-orig.o syscall-kpatch.o macros-check.o fake-diff.o > "$out/objs.log" 2>&1 ||
-	{ ko objects "compiling the test objects failed: $(grep -m3 -E 'error|Error' "$out/objs.log" | tr '\n' ' ')"; finish; }
+	{ fail objects "compiling the test objects failed: $(grep -m3 -E 'error|Error' "$out/objs.log" | tr '\n' ' ')"; finish; }
 for f in orig kpatch; do
 	readelf -s -W "$out/syscall-$f.o" | awk '$4 == "FUNC" { print $3, $5, $8 }' |
 		sed 's/__kpatch_do_sys/__do_sys/' | sort > "$out/sc-$f.syms"
@@ -91,25 +91,25 @@ for f in orig kpatch; do
 		sed 's/__kpatch_do_sys/__do_sys/g' > "$out/sc-$f.dis"
 done
 if ! grep -q " $entry$" "$out/sc-kpatch.syms"; then
-	ko syscall "syscall-kpatch.o has no $entry: $(tr '\n' ' ' < "$out/sc-kpatch.syms")"
+	fail syscall "syscall-kpatch.o has no $entry: $(tr '\n' ' ' < "$out/sc-kpatch.syms")"
 elif ! cmp -s "$out/sc-orig.syms" "$out/sc-kpatch.syms"; then
-	ko syscall "KPATCH_SYSCALL_DEFINE functions differ from SYSCALL_DEFINE's: $(diff "$out/sc-orig.syms" "$out/sc-kpatch.syms" | grep '^[<>]' | tr '\n' ' ')"
+	fail syscall "KPATCH_SYSCALL_DEFINE functions differ from SYSCALL_DEFINE's: $(diff "$out/sc-orig.syms" "$out/sc-kpatch.syms" | grep '^[<>]' | tr '\n' ' ')"
 elif ! cmp -s "$out/sc-orig.dis" "$out/sc-kpatch.dis"; then
-	ko syscall "KPATCH_SYSCALL_DEFINE code differs from SYSCALL_DEFINE's (diff $out/sc-orig.dis $out/sc-kpatch.dis)"
+	fail syscall "KPATCH_SYSCALL_DEFINE code differs from SYSCALL_DEFINE's (diff $out/sc-orig.dis $out/sc-kpatch.dis)"
 else
-	ok "syscall: KPATCH_SYSCALL_DEFINE0/3/6 = SYSCALL_DEFINE0/3/6 ($(awk '{ print $3 }' "$out/sc-kpatch.syms" | grep -v __do_sys | tr '\n' ' '))"
+	pass syscall "KPATCH_SYSCALL_DEFINE0/3/6 = SYSCALL_DEFINE0/3/6 ($(awk '{ print $3 }' "$out/sc-kpatch.syms" | grep -v __do_sys | tr '\n' ' '))"
 fi
 m=$out/macros-check.o
 if ! is_arch "$m"; then
-	ko macros "macros-check.o is not a $machine object"
+	fail macros "macros-check.o is not a $machine object"
 elif readelf -S -W "$m" | grepq -E '_error_injection|__syscalls_metadata|ftrace_events'; then
-	ko macros "KPATCH_SYSCALL_DEFINE left syscall metadata or error-injection entries in macros-check.o"
+	fail macros "KPATCH_SYSCALL_DEFINE left syscall metadata or error-injection entries in macros-check.o"
 elif ! readelf -s -W "$m" | grepq -E " FUNC +GLOBAL +DEFAULT +[0-9]+ $entry$"; then
-	ko macros "macros-check.o: no global $entry"
+	fail macros "macros-check.o: no global $entry"
 elif ! readelf -S -W "$m" | grepq '\.kpatch\.callbacks\.pre_patch'; then
-	ko macros "macros-check.o: no .kpatch.callbacks.pre_patch"
+	fail macros "macros-check.o: no .kpatch.callbacks.pre_patch"
 else
-	ok "macros: kpatch-macros.h sections and the syscall entries, no metadata/error-injection"
+	pass macros "kpatch-macros.h sections and the syscall entries, no metadata/error-injection"
 fi
 
 # 3. the template, with fake-diff.o standing in for the differ's output
@@ -118,8 +118,8 @@ cp -a "$ROOT/kmod/patch" "$d"
 cp "$out/fake-diff.o" "$d/patch-objs.o"
 if make -C "$KOBJ" "${KP_KMAKE[@]}" M="$d" KPATCH_NAME=tcmd KPATCH_INCLUDE="$ROOT/kmod/include" > "$out/template.log" 2>&1 &&
 	is_arch "$d/livepatch-tcmd.ko" && readelf -S -W "$d/livepatch-tcmd.ko" | grepq '\.kpatch\.funcs'; then
-	ok "template: livepatch-tcmd.ko linked for $machine with .kpatch.funcs"
+	pass template "livepatch-tcmd.ko linked for $machine with .kpatch.funcs"
 else
-	ko template "the template did not build for $KP_ARCH (log $out/template.log)"
+	fail template "the template did not build for $KP_ARCH (log $out/template.log)"
 fi
 finish

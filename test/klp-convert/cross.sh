@@ -7,7 +7,9 @@
 # module loader applies, and a relocation type it cannot apply to a symbol of
 # the running kernel must be refused.
 #
-#   cross.sh [CDO [KLP_CONVERT]]     last line: "N passed, N failed"
+#   cross.sh [CDO [KLP_CONVERT]]
+# Each check through test/lib/result.sh; last line
+# "klp-convert-cross: N passed, N failed, N skipped".
 set -uo pipefail
 # shellcheck source=test/lib/grepq.sh
 . "$(dirname "$0")/../lib/grepq.sh"
@@ -16,10 +18,10 @@ top=$(cd "$here/../.." && pwd)
 CDO=${1:-$top/build/release/bin/create-diff-object}
 KLPC=${2:-$top/build/release/bin/klp-convert}
 out=$top/test/out/klp-convert-cross
-rm -rf "$out"; mkdir -p "$out"
-pass=0; fail=0
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1${2:+: $2}"; }
+rm -rf "$out"
+# shellcheck source=test/lib/result.sh
+. "$here/../lib/result.sh"
+result_init klp-convert-cross "$out"
 
 # the relocation type a call and a pointer carry on each architecture
 declare -A CALL=([aarch64]=R_AARCH64_CALL26 [ppc64le]=R_PPC64_REL24 [s390x]=R_390_PLT32DBL)
@@ -45,16 +47,16 @@ convert_case() {
 	w=$out/$a/$c
 	mkdir -p "$w"
 	if ! CDO_OUT=$out/$a/cdo "$top/test/cdo/run-tests.sh" -a "$a" "$CDO" "$c" >"$w/cdo.log" 2>&1; then
-		bad "$a/$c" "the differ case failed ($w/cdo.log)"
+		fail "$a/$c" "the differ case failed ($w/cdo.log)"
 		return
 	fi
 	ko=$w/in.ko
 	if ! link_module "$a" "$ko" "$out/$a/cdo/$c/$c.OUTPUT.o" >"$w/ld.log" 2>&1; then
-		bad "$a/$c" "ld -r failed ($w/ld.log)"
+		fail "$a/$c" "ld -r failed ($w/ld.log)"
 		return
 	fi
 	if ! "$KLPC" "$ko" "$w/out.ko" >"$w/klpc.log" 2>&1; then
-		bad "$a/$c" "klp-convert failed: $(head -1 "$w/klpc.log")"
+		fail "$a/$c" "klp-convert failed: $(head -1 "$w/klpc.log")"
 		return
 	fi
 	check_converted "$a/$c" "$w/out.ko" "$sym" ".klp.rela.vmlinux.$sec" "$type"
@@ -63,24 +65,24 @@ convert_case() {
 check_converted() {
 	local name=$1 ko=$2 sym=$3 rsec=$4 type=$5 flags
 	if ! readelf -sW "$ko" | grepq -E "NOTYPE +GLOBAL +DEFAULT +OS \[0xff20\] ${sym//./\\.}\$"; then
-		bad "$name" "no SHN_LIVEPATCH symbol $sym"
+		fail "$name" "no SHN_LIVEPATCH symbol $sym"
 		return
 	fi
 	flags=$(readelf -SW "$ko" | awk -v n="$rsec" '{ sub(/^ *\[ *[0-9]+\] /, "") } $1 == n { print $7 }')
 	case "$flags" in
 	*A*o* | *o*A*) ;;
-	*) bad "$name" "section $rsec missing or flags '$flags' (need SHF_ALLOC and SHF_RELA_LIVEPATCH)"; return ;;
+	*) fail "$name" "section $rsec missing or flags '$flags' (need SHF_ALLOC and SHF_RELA_LIVEPATCH)"; return ;;
 	esac
 	if ! readelf -rW "$ko" | awk -v s="'$rsec'" '/^Relocation section/ { on = ($3 == s) } on' |
 		grep -qE " $type +[0-9a-f]+ ${sym//./\\.}"; then
-		bad "$name" "no $type against $sym in $rsec"
+		fail "$name" "no $type against $sym in $rsec"
 		return
 	fi
 	if readelf -SW "$ko" | grepq 'klp.module_relocs'; then
-		bad "$name" "an annotation table is left"
+		fail "$name" "an annotation table is left"
 		return
 	fi
-	ok "$name"
+	pass "$name"
 }
 
 # a hand-written patch: a pointer to and a call of the running kernel's
@@ -105,15 +107,15 @@ SRC
 	if ! "${p}gcc" -O2 -fno-PIE -ffunction-sections -fdata-sections -I"$top/kmod/include" \
 		-c "$w/patch.c" -o "$w/patch.o" >"$w/cc.log" 2>&1 ||
 		! link_module "$a" "$w/in.ko" "$w/patch.o" >"$w/ld.log" 2>&1; then
-		bad "$a/manual" "build failed ($w/cc.log, $w/ld.log)"
+		fail "$a/manual" "build failed ($w/cc.log, $w/ld.log)"
 		return
 	fi
 	if ! "$KLPC" "$w/in.ko" "$w/out.ko" >"$w/klpc.log" 2>&1; then
-		bad "$a/manual" "klp-convert failed: $(head -1 "$w/klpc.log")"
+		fail "$a/manual" "klp-convert failed: $(head -1 "$w/klpc.log")"
 		return
 	fi
-	check_converted "$a/manual (data, sympos 2)" "$w/out.ko" ".klp.sym.vmlinux.hidden_counter,2" ".klp.rela.vmlinux..data.counter_ptr" "${PTR[$a]}"
-	check_converted "$a/manual (call)" "$w/out.ko" ".klp.sym.vmlinux.hidden_helper,0" ".klp.rela.vmlinux..text.patched_fn" "${CALL[$a]}"
+	check_converted "$a/manual-data-sympos2" "$w/out.ko" ".klp.sym.vmlinux.hidden_counter,2" ".klp.rela.vmlinux..data.counter_ptr" "${PTR[$a]}"
+	check_converted "$a/manual-call" "$w/out.ko" ".klp.sym.vmlinux.hidden_helper,0" ".klp.rela.vmlinux..text.patched_fn" "${CALL[$a]}"
 }
 
 # ppc64le: a TOC-relative access (the medium model, symbol bound locally)
@@ -133,27 +135,26 @@ SRC
 	if ! "${p}gcc" -O2 -mcmodel=medium -ffunction-sections -I"$top/kmod/include" \
 		-c "$w/patch.c" -o "$w/patch.o" >"$w/cc.log" 2>&1 ||
 		! link_module ppc64le "$w/in.ko" "$w/patch.o" >"$w/ld.log" 2>&1; then
-		bad "ppc64le/toc16" "build failed"
+		fail "ppc64le/toc16" "build failed"
 		return
 	fi
 	if "$KLPC" "$w/in.ko" "$w/out.ko" >"$w/klpc.log" 2>&1; then
-		bad "ppc64le/toc16" "klp-convert accepted a TOC16 klp relocation"
+		fail "ppc64le/toc16" "klp-convert accepted a TOC16 klp relocation"
 	elif grep -q "near_counter.*relocation type 50 .*cannot be a klp relocation on ppc64le" "$w/klpc.log"; then
-		ok "ppc64le/toc16 (refused: $(head -1 "$w/klpc.log" | cut -c1-80)...)"
+		pass ppc64le/toc16 "refused: $(head -1 "$w/klpc.log" | cut -c1-80)..."
 	else
-		bad "ppc64le/toc16" "unexpected message: $(head -1 "$w/klpc.log")"
+		fail "ppc64le/toc16" "unexpected message: $(head -1 "$w/klpc.log")"
 	fi
 }
 
 for a in aarch64 ppc64le s390x; do
 	mkdir -p "$out/$a"
 	if ! command -v "$(prefix "$a")gcc" >/dev/null; then
-		bad "$a" "no cross compiler $(prefix "$a")gcc"
+		fail "$a" "no cross compiler $(prefix "$a")gcc"
 		continue
 	fi
 	convert_case "$a" call-nonexported-global .klp.sym.vmlinux.internal_counter_add,0 .text.note_event "${CALL[$a]}"
 	manual_case "$a"
 done
 toc16_case
-echo "klp-convert-cross: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+result_summary

@@ -6,7 +6,7 @@
 # "klp-convert: <file>: <what>: <reason>" message, no output written). Then the
 # seed sample is built against the cached reference kernel (KOBJ), checked and
 # booted (boot-sample.sh), and so is the patch-module template
-# (boot-template.sh); skipped with a notice when there is no cache or qemu.
+# (boot-template.sh); a SKIP check when there is no cache or qemu.
 #
 #   test/klp-convert/run-tests.sh [-v] [--no-kernel] [--no-boot]
 # KLP_CONVERT=path selects the binary (default: the ASan build if present).
@@ -35,12 +35,16 @@ export KLP_CONVERT ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 T=$(mktemp -d "${TMPDIR:-/tmp}/klpc-test.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 CFLAGS="-O2 -g -mcmodel=kernel -fno-pic -fno-common -ffreestanding -mno-red-zone -fno-asynchronous-unwind-tables -I$ROOT/kmod/include -I$HERE/src"
-pass=0 fail=0 case=
+# shellcheck source=test/lib/result.sh
+. "$HERE/../lib/result.sh"
+result_init klp-convert
+# a case's checks are hundreds: their PASS lines only with -v
+[ $verbose = 1 ] || RESULT_QUIET_PASS=1
+case=
 
+# begin CASE: the check name of what follows (pass/fail "$case" WHAT)
 begin() { case=$1; }
-ok() { pass=$((pass + 1)); [ $verbose = 1 ] && echo "PASS $case: $1"; return 0; }
-bad() { fail=$((fail + 1)); echo "FAIL $case: $1"; [ -n "${2:-}" ] && echo "$2" | sed 's/^/      /'; return 0; }
-check() { local what=$1; shift; if "$@" >/dev/null 2>&1; then ok "$what"; else bad "$what" "command: $*"; fi; }
+check() { local what=$1; shift; if "$@" >/dev/null 2>&1; then pass "$case" "$what"; else fail "$case" "$what (command: $*)"; fi; }
 
 # build NAME SRC...: compile each source (src/X.c or an absolute path) and ld -r into $T/NAME.ko
 build() {
@@ -51,10 +55,10 @@ build() {
 		case $s in
 		*.s) as -o "$o" "$s" ;;
 		*) gcc $CFLAGS ${XCFLAGS:-} -c -o "$o" "$s" ;;
-		esac || { bad "compile $s"; return 1; }
+		esac || { fail "$case" "compile $s"; return 1; }
 		objs+=("$o")
 	done
-	ld -r -o "$T/$name.ko" "${objs[@]}" || { bad "ld -r $name"; return 1; }
+	ld -r -o "$T/$name.ko" "${objs[@]}" || { fail "$case" "ld -r $name"; return 1; }
 }
 # src NAME: write stdin to $T/NAME (a test source written inline)
 src() { cat > "$T/$1"; echo "$T/$1"; }
@@ -67,20 +71,20 @@ convert() {
 		"$KLP_CONVERT" "$@" "$T/$name.ko" "$T/$name.out.ko" 2>"$T/err"
 }
 expect_ok() {
-	if convert "$@"; then ok "converts"; else bad "converts" "$(cat "$T/err")"; return 1; fi
+	if convert "$@"; then pass "$case" "converts"; else fail "$case" "converts" "$T/err"; return 1; fi
 }
 # expect_err NAME 'WHAT: REASON-REGEX' [ARGS...]: fails with exactly one matching line
 expect_err() {
 	local name=$1 re=$2; shift 2
 	# an error exits at once: what is still allocated then is no leak
-	if CONVERT_ASAN=detect_leaks=0 convert "$name" "$@"; then bad "refused" "klp-convert exited 0"; return; fi
-	ok "refused (exit non-zero)"
+	if CONVERT_ASAN=detect_leaks=0 convert "$name" "$@"; then fail "$case" "refused: klp-convert exited 0"; return; fi
+	pass "$case" "refused (exit non-zero)"
 	if [ "$(wc -l < "$T/err")" = 1 ] && grep -qE "^klp-convert: [^:]*$name\.ko: $re" "$T/err"; then
-		ok "one-line error names it: $(cut -c1-100 "$T/err")"
+		pass "$case" "one-line error names it: $(cut -c1-100 "$T/err")"
 	else
-		bad "error message /$re/" "$(cat "$T/err")"
+		fail "$case" "error message /$re/" "$T/err"
 	fi
-	[ ! -e "$T/$name.out.ko" ] && ok "no output written" || bad "no output written"
+	[ ! -e "$T/$name.out.ko" ] && pass "$case" "no output written" || fail "$case" "no output written"
 }
 
 out() { echo "$T/$1.out.ko"; }
@@ -109,17 +113,17 @@ if build basic basic.c && expect_ok basic; then
 	o=$(out basic)
 	check "section .klp.rela.vmlinux..text exists" has_sec "$o" '\.klp\.rela\.vmlinux\.\.text'
 	f=$(sec_flags "$o" .klp.rela.vmlinux..text)
-	[ "$f" = 0000000000100042 ] && ok "flags 0x100042 = SHF_RELA_LIVEPATCH|SHF_INFO_LINK|SHF_ALLOC" || bad "flags: got '$f'"
-	readelf -S -W "$o" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grepq -E ' RELA .* 18 AIo ' && ok "type RELA, entsize 24, AIo" || bad "readelf -S line"
+	[ "$f" = 0000000000100042 ] && pass "$case" "flags 0x100042 = SHF_RELA_LIVEPATCH|SHF_INFO_LINK|SHF_ALLOC" || fail "$case" "flags: got '$f'"
+	readelf -S -W "$o" | grep -E '\.klp\.rela\.vmlinux\.\.text' | grepq -E ' RELA .* 18 AIo ' && pass "$case" "type RELA, entsize 24, AIo" || fail "$case" "readelf -S line"
 	info=$(readelf -S -W "$o" | awk '/\.klp\.rela\.vmlinux\.\.text/ { print $(NF-1) }')
 	tidx=$(readelf -S -W "$o" | awk '$2 == ".text" || $3 == ".text" { gsub(/[\[\]]/, "", $1); print $1+0; exit }')
 	tidx=$(readelf -S -W "$o" | sed -n 's/^ *\[ *\([0-9]*\)\] \.text .*/\1/p')
-	[ "$info" = "$tidx" ] && ok "sh_info = .text ($tidx)" || bad "sh_info '$info' != .text index '$tidx'"
+	[ "$info" = "$tidx" ] && pass "$case" "sh_info = .text ($tidx)" || fail "$case" "sh_info '$info' != .text index '$tidx'"
 	check "symbol .klp.sym.vmlinux.saved_command_line,0 with Ndx 0xff20" is_livepatch_sym "$o" .klp.sym.vmlinux.saved_command_line,0
 	check "old name gone" test -z "$(sym_line "$o" saved_command_line)"
 	n=$(rela_count "$o" .klp.rela.vmlinux..text '\.klp\.sym\.vmlinux\.saved_command_line,0')
 	n0=$(rela_count "$T/basic.ko" .rela.text saved_command_line)
-	[ "$n" = "$n0" ] && [ "$n" -ge 1 ] && ok "all $n relocations moved to .klp.rela" || bad "moved $n of $n0"
+	[ "$n" = "$n0" ] && [ "$n" -ge 1 ] && pass "$case" "all $n relocations moved to .klp.rela" || fail "$case" "moved $n of $n0"
 	check ".rela.text keeps no klp relocation" sh -c "! readelf -r -W '$o' | awk '/^Relocation section .\.rela\.text/{on=1;next} /^Relocation section/{on=0} on' | grep -q klp"
 	check "exported printk stays in .rela.text" rela_has "$o" .rela.text printk
 	check "printk stays plain undefined" sh -c "readelf -s -W '$o' | grep -qE ' UND printk$'"
@@ -130,8 +134,8 @@ if build basic basic.c && expect_ok basic; then
 	cp "$o" "$T/again.ko"
 	if convert again; then
 		if [ "$(readelf -S -s -r -W "$(out again)")" = "$(readelf -S -s -r -W "$o")" ]; then
-			ok "idempotent"; else bad "second conversion changed the module"; fi
-	else bad "second conversion" "$(cat "$T/err")"; fi
+			pass "$case" "idempotent"; else fail "$case" "second conversion changed the module"; fi
+	else fail "$case" "second conversion" "$T/err"; fi
 fi
 
 begin sections
@@ -144,12 +148,12 @@ if XCFLAGS=-ffunction-sections build sections sections.c && expect_ok sections; 
 	check ".klp.rela.vmlinux..data (function pointer)" rela_has "$o" .klp.rela.vmlinux..data '\.klp\.sym\.vmlinux\.local_fn,2'
 	check "R_X86_64_64 type kept" sh -c "readelf -r -W '$o' | grep -A3 'klp.rela.vmlinux..data' | grep -q R_X86_64_64"
 	check "emptied .rela.text.a removed" sh -c "! readelf -S -W '$o' | grep -qE '\] \.rela\.text\.a '"
-	[ "$(sec_flags "$o" .klp.rela.vmlinux..data)" = 0000000000100042 ] && ok ".data klp rela flags" || bad ".data klp rela flags"
+	[ "$(sec_flags "$o" .klp.rela.vmlinux..data)" = 0000000000100042 ] && pass "$case" ".data klp rela flags" || fail "$case" ".data klp rela flags"
 fi
 
 begin symtab
 if XCFLAGS=-ffunction-sections build symtab sections.c && expect_ok symtab --symtab vmlinux="$HERE/src/symtab.txt"; then
-	ok "--symtab accepts sympos 2 of 3 and a unique name with 0"
+	pass "$case" "--symtab accepts sympos 2 of 3 and a unique name with 0"
 fi
 begin symtab-ambiguous
 sed 's/\.sympos = 2/.sympos = 0/' "$HERE/src/sections.c" > "$T/amb.c"
@@ -166,10 +170,10 @@ begin symtab-not-readelf
 echo "hello" > "$T/junk.txt"
 if build symtab-not-readelf basic.c; then
 	if CONVERT_ASAN=detect_leaks=0 convert symtab-not-readelf --symtab vmlinux="$T/junk.txt"; then
-		bad "refused"
+		fail "$case" "refused"
 	else
 		grep -qE "^klp-convert: $T/junk.txt: --symtab: no symbols: not the output of readelf -s --wide$" "$T/err" &&
-			ok "names the bad symtab file" || bad "bad symtab file message" "$(cat "$T/err")"
+			pass "$case" "names the bad symtab file" || fail "$case" "bad symtab file message" "$T/err"
 	fi
 fi
 
@@ -233,7 +237,7 @@ begin multi-object
 if build multi multi1.c multi2.c; then
 	sz=$(readelf -S -W "$T/multi.ko" | awk '/\] \.klp\.module_relocs\.vmlinux / { print $6 }')
 	sz=$((0x${sz:-0}))
-	[ "${sz:-0}" -gt 36 ] && ok "ld -r padded the tables ($sz bytes for 3 records)" || bad "expected padding, size $sz"
+	[ "${sz:-0}" -gt 36 ] && pass "$case" "ld -r padded the tables ($sz bytes for 3 records)" || fail "$case" "expected padding, size $sz"
 	if expect_ok multi; then
 		o=$(out multi)
 		check "m1" is_livepatch_sym "$o" .klp.sym.vmlinux.m1,0
@@ -336,7 +340,7 @@ printf '#include "common.h"\nextern int z;\nLIVEPATCH_MODINFO;\nstruct KLP_MODUL
 build err-table-referenced "$T/ref.c" && expect_err err-table-referenced 'tab: annotation table referenced from \.text'
 
 begin err-usage
-"$KLP_CONVERT" >/dev/null 2>&1 && bad "no arguments accepted" || ok "no arguments: non-zero exit"
+"$KLP_CONVERT" >/dev/null 2>&1 && fail "$case" "no arguments accepted" || pass "$case" "no arguments: non-zero exit"
 
 # ---- against the reference kernel: the seed sample and the template, booted ----
 # boot-sample.sh / boot-template.sh build against KOBJ, check readelf and boot in
@@ -346,13 +350,14 @@ kernel_suite() {
 	begin "$name"
 	if outp=$("$@" 2>&1); then
 		if echo "$outp" | grep -q SKIP; then
-			echo "run-tests: NOTICE: $name skipped: $(echo "$outp" | grep SKIP)"
+			skip "$name" "$(echo "$outp" | grep SKIP)"
 		else
-			ok "$what"
+			pass "$name" "$what"
 			[ $verbose = 1 ] && echo "$outp"
 		fi
 	else
-		bad "$*" "$outp"
+		echo "$outp" > "$T/$name.log"
+		fail "$name" "$*" "$T/$name.log"
 	fi
 }
 # the sample plus a reference to an unexported symbol nobody annotated
@@ -390,9 +395,9 @@ mk_ambiguous() {
 		{ cat "$d/log"; return 1; }
 }
 if [ $kernel = 0 ]; then
-	echo "run-tests: NOTICE: kernel tests skipped (--no-kernel)"
+	skip kernel "--no-kernel"
 elif ! "$ROOT/integration/kernel-cache.sh" --no-build --print-env >/dev/null 2>&1; then
-	echo "run-tests: NOTICE: kernel tests skipped: no cached reference kernel (run integration/kernel-cache.sh)"
+	skip kernel "no cached reference kernel (run integration/kernel-cache.sh)"
 else
 	kernel_suite seed-sample "seed sample builds against KOBJ and converts: .klp.rela.vmlinux..text (0x00100000), .klp.sym.vmlinux.saved_command_line,0 (0xff20)" \
 		"$HERE/boot-sample.sh" --no-boot
@@ -412,9 +417,8 @@ else
 		kernel_suite template-boot "template + klp-convert booted: replace on/off, callbacks, disable, rmmod" \
 			"$HERE/boot-template.sh"
 	else
-		echo "run-tests: NOTICE: boot tests skipped (--no-boot)"
+		skip boot "--no-boot"
 	fi
 fi
 
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+result_summary

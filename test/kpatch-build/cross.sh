@@ -11,7 +11,8 @@
 # object for ARCH, and then either build livepatch-cmdline.ko for ARCH or -- while
 # the differ does not know the architecture -- stop at the differ with one clear
 # error line naming the object and the machine. Anything else fails.
-# Skips (exit 0) when the kernel of ARCH is not built. Last line "N passed, N failed".
+# Skips (exit 0) when the kernel of ARCH is not built. Each check through
+# test/lib/result.sh; last line "kpatch-build-cross-ARCH: N passed, N failed, N skipped".
 set -uo pipefail
 # shellcheck source=test/lib/grepq.sh
 . "$(dirname "$0")/../lib/grepq.sh"
@@ -21,16 +22,16 @@ KP_ARCH_TOOL=kpatch-build-cross
 # shellcheck source=integration/arch.sh
 . "$ROOT/integration/arch.sh"
 kp_arch_init
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "kpatch-build-cross: PASS $KP_ARCH $1"; }
-ko() { fail=$((fail + 1)); echo "kpatch-build-cross: FAIL $KP_ARCH $1: $2"; }
-finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
+# shellcheck source=test/lib/result.sh
+. "$HERE/../lib/result.sh"
+result_init "kpatch-build-cross-$KP_ARCH"
+finish() { result_summary; exit; }
 
 env=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null) || {
-	echo "kpatch-build-cross: SKIP: no cached $KP_ARCH reference kernel (ARCH=$KP_ARCH integration/kernel-cache.sh)"
+	skip kernel "no cached $KP_ARCH reference kernel (ARCH=$KP_ARCH integration/kernel-cache.sh)"
 	finish; }
 eval "$env"
-make -C "$ROOT" -s all >/dev/null || { ko tools "make failed"; finish; }
+make -C "$ROOT" -s all >/dev/null || { fail tools "make failed"; finish; }
 case $KP_ARCH in
 x86_64) machine='Advanced Micro Devices X86-64' ;;
 ppc64le) machine='PowerPC64' ;;
@@ -58,31 +59,31 @@ sed 's/^/    /' "$out/kpatch-build.out"
 # what kpatch-build found before building anything
 if grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "${log:-/dev/null}" 2>/dev/null ||
 	grep -q "ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS" "$KPATCH_CACHE"/kpatch-build/orig/*/build.log 2>/dev/null; then
-	ok "kernel makes ran with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS (from CONFIG_* of $KCONFIG)"
+	pass make-args "kernel makes ran with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS (from CONFIG_* of $KCONFIG)"
 else
-	ko make-args "no kernel make with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS in the logs"
+	fail make-args "no kernel make with ARCH=$KP_KARCH CROSS_COMPILE=$KP_CROSS in the logs"
 fi
 if grep -q '^struct sizes: .*EX_STRUCT_SIZE=' "${log:-/dev/null}" 2>/dev/null; then
-	ok "struct sizes from the $KP_ARCH vmlinux DWARF: $(sed -n 's/^struct sizes: //p' "$log" | head -n1)"
+	pass struct-sizes "from the $KP_ARCH vmlinux DWARF: $(sed -n 's/^struct sizes: //p' "$log" | head -n1)"
 else
-	ko struct-sizes "no struct sizes read from $KVMLINUX (log ${log:-none})"
+	fail struct-sizes "no struct sizes read from $KVMLINUX (log ${log:-none})"
 fi
 # the patched object, compiled for ARCH (kept under -d)
 pobj=${scratch:+$scratch/obj/fs/proc/cmdline.o}
 if [ -n "$pobj" ] && [ -f "$pobj" ] && readelf -h "$pobj" | grepq "Machine: *$machine"; then
-	ok "patched fs/proc/cmdline.o compiled for $machine"
+	pass patched-object "fs/proc/cmdline.o compiled for $machine"
 else
-	ko patched-object "no patched fs/proc/cmdline.o for $machine (${pobj:-no scratch dir})"
+	fail patched-object "no patched fs/proc/cmdline.o for $machine (${pobj:-no scratch dir})"
 fi
 if [ $rc -eq 0 ] && readelf -h "$out/livepatch-cmdline.ko" 2>/dev/null | grepq "Machine: *$machine"; then
-	ok "livepatch-cmdline.ko built for $machine"
+	pass result "livepatch-cmdline.ko built for $machine"
 else
 	err=$(grep 'error:' "$out/kpatch-build.out")
 	if [ "$(echo "$err" | grep -c .)" -eq 1 ] &&
 		echo "$err" | grepq "^kpatch-build: error: fs/proc/cmdline.o: the differ does not support $KP_ARCH objects: create-diff-object: .*unsupported machine\|big-endian"; then
-		ok "stops at the differ with one line: $err"
+		pass result "stops at the differ with one line: $err"
 	else
-		ko result "neither a module nor the differ's one-line refusal (exit $rc)"
+		fail result "neither a module nor the differ's one-line refusal (exit $rc)"
 	fi
 fi
 [ -z "$scratch" ] || rm -rf "$scratch"

@@ -1,18 +1,18 @@
 # test/kpatch-build/report-cases.sh: the kpatch-build suite's cases of
 # --report/--report-dot and the progress lines (sourced by run-tests.sh, with
-# its helpers: ok/ko/skip, kpb, expect, want, $T, $OUT, $KPB...).
+# its helpers: pass/fail/skip (test/lib/result.sh), kpb, expect, want, $T, $OUT, $KPB...).
 # shellcheck shell=bash
 VALIDATE=$HERE/validate-report.py
 # report_ok NAME FILE PYTHON-ASSERTIONS: FILE valid against the schema, and the
 # assertions (python3, the report is r) hold
 report_ok() {
 	local name=$1 f=$2 code=$3
-	"$VALIDATE" "$SCHEMA" "$f" >> "$OUT" 2>&1 || { ko "$name" "report does not validate"; return 1; }
+	"$VALIDATE" "$SCHEMA" "$f" >> "$OUT" 2>&1 || { fail "$name" "report does not validate" "$OUT"; return 1; }
 	python3 -c 'import json, sys
 r = json.load(open(sys.argv[1]))
 def objs(): return {o["object"]: o for o in r["objects"]}
-exec(sys.argv[2])' "$f" "$code" >> "$OUT" 2>&1 || { ko "$name" "report content"; return 1; }
-	ok "$name"
+exec(sys.argv[2])' "$f" "$code" >> "$OUT" 2>&1 || { fail "$name" "report content" "$OUT"; return 1; }
+	pass "$name"
 }
 mkpatch rich.patch fs/proc/cmdline.c 's/^int cmdline_proc_show/static __attribute__((noinline)) int cmdline_extra(struct seq_file *m) { seq_puts(m, "extra"); return 1; }\nint cmdline_proc_show/; s/\treturn 0;/\treturn cmdline_extra(m) - 1;/'
 mkpatch datainit.patch kernel/fork.c 's/^int nr_forks;/int nr_forks = 5;/; s/nr_forks++;/nr_forks += 2;/'
@@ -39,8 +39,8 @@ r = json.load(open(sys.argv[1]))
 assert r["module"]["sha256"] == hashlib.sha256(open(r["module"]["path"], "rb").read()).hexdigest()
 assert r["patches"][0]["sha256"] == hashlib.sha256(open(sys.argv[2], "rb").read()).hexdigest()
 assert r["kernel"]["config_sha256"] == hashlib.sha256(open(sys.argv[3], "rb").read()).hexdigest()' \
-			"$T/rich.json" "$T/p/rich.patch" "$B/.config" && ok report-hashes || ko report-hashes "module, patch or config hash wrong"
-		[ "$RC" -eq 0 ] || ko report-success "build failed (exit $RC)"
+			"$T/rich.json" "$T/p/rich.patch" "$B/.config" && pass report-hashes || fail report-hashes "module, patch or config hash wrong" "$OUT"
+		[ "$RC" -eq 0 ] || fail report-success "build failed (exit $RC)" "$OUT"
 	fi
 	if want report-dot && ! command -v dot >/dev/null; then
 		skip report-dot "graphviz (dot) not installed"
@@ -53,9 +53,9 @@ assert r["kernel"]["config_sha256"] == hashlib.sha256(open(sys.argv[3], "rb").re
 				grep -qF "<title>$t</title>" "$T/rich.svg" && n=$((n + 1)) || echo "missing node/edge $t" >> "$OUT"
 			done
 			[ $n = 5 ] && grep -q '>patched: changed at offset' "$T/rich.svg" && grep -q 'klp references into vmlinux' "$T/rich.svg" &&
-				ok report-dot || ko report-dot "graph of the known patch lacks nodes or edges"
+				pass report-dot || fail report-dot "graph of the known patch lacks nodes or edges" "$OUT"
 		else
-			ko report-dot "dot -Tsvg failed"
+			fail report-dot "dot -Tsvg failed" "$OUT"
 		fi
 	fi
 	if want report-refused; then
@@ -67,7 +67,7 @@ assert r["refusals"] == [{"object": "kernel/fork.o", "symbol": "nr_forks",
 	"reason": "changed initializer of existing data cannot be live-patched; use a callback or shadow variable"}], r["refusals"]
 assert objs()["kernel/fork.o"]["result"] == "refused"
 assert r["error"]["step"] == "diffing kernel/fork.o", r["error"]
-' || { [ "$RC" -eq 2 ] || ko report-refused "exit $RC, expected 2"; }
+' || { [ "$RC" -eq 2 ] || fail report-refused "exit $RC, expected 2" "$OUT"; }
 	fi
 	if want report-refused-file; then
 		kpb "${STD[@]}" --report "$T/asm.json" "$T/p/asm.patch"
@@ -93,8 +93,8 @@ r = json.load(open(sys.argv[1])); r["status"] = "maybe"; r["objects"][0]["patche
 r["kernel"]["config_sha256"] = "xyz"; r["surplus"] = 1; del r["steps"]
 json.dump(r, open(sys.argv[2], "w"))' "$T/rich.json" "$T/bad.json"
 		"$VALIDATE" "$SCHEMA" "$T/bad.json" > "$OUT" 2>&1; rc=$?
-		[ $rc -eq 1 ] && [ "$(grep -c 'bad.json: /' "$OUT")" -eq 5 ] && ok report-validator ||
-			ko report-validator "the validator accepted (or missed part of) a report that breaks the schema"
+		[ $rc -eq 1 ] && [ "$(grep -c 'bad.json: /' "$OUT")" -eq 5 ] && pass report-validator ||
+			fail report-validator "the validator accepted (or missed part of) a report that breaks the schema" "$OUT"
 	fi
 else
 	skip reports "create-diff-object or klp-convert not built"
@@ -111,7 +111,7 @@ if want progress; then
 	stamps=$(sed -n 's/^kpatch-build: \[ *\([0-9.]*\)s\]   original build: [0-9]*\/5 objects.*/\1/p' "$OUT")
 	spaced=$(awk 'NR > 1 && $1 - prev < 1.5 { bad = 1 } { prev = $1 } END { print (NR >= 2 && !bad) ? 1 : 0 }' <<< "$stamps")
 	[ $streamed = 1 ] && [ "$spaced" = 1 ] && grep -qE 'original build: [1-5]/5 objects \([0-9]+%\), 0m0[0-9]s, about 0m[0-9]+s left' "$OUT" &&
-		grep -q 'original build complete' "$OUT" && ok progress || ko progress "no progress lines while building, too many, or no estimate"
+		grep -q 'original build complete' "$OUT" && pass progress || fail progress "no progress lines while building, too many, or no estimate" "$OUT"
 	OUT=$T/out; rm -rf "$T/cache5"
 fi
 if want progress-lock-wait; then
@@ -123,14 +123,14 @@ if want progress-lock-wait; then
 	wait $lpid
 	[ "$RC" -eq 0 ] || grep -q 'original build complete' "$OUT" &&
 		grep -q 'original build: waiting for another kernel build (lock .*cache6/.kernel-build.lock), 0m0[1-3]s' "$OUT" &&
-		ok progress-lock-wait || ko progress-lock-wait "waiting for the kernel build lock not reported"
+		pass progress-lock-wait || fail progress-lock-wait "waiting for the kernel build lock not reported" "$OUT"
 	rm -rf "$T/cache6"
 fi
 if want attribution; then
 	idx=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/objects.idx" | head -n1)
 	grep -q "^fs/proc/cmdline.o $S/fs/proc/cmdline.c vmlinux$" "$idx" &&
 		grep -q "^drivers/foo/foo.o $S/drivers/foo/foo.c foo$" "$idx" &&
-		ok attribution || ko attribution "objects.idx: $(tr '\n' ';' < "$idx")"
+		pass attribution || fail attribution "objects.idx: $(tr '\n' ';' < "$idx")" "$OUT"
 fi
 if want source-changed-rebuild; then
 	# an in-place edit of the source after the cached build is noticed
@@ -140,7 +140,7 @@ if want source-changed-rebuild; then
 	sleep 1; touch "$T/src2/kernel/fork.c"
 	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2c "$T/p/cmdline.patch"
 	grep -q "kernel/fork.c changed after the cached original build; rebuilding" "$OUT" &&
-		ok source-changed-rebuild || ko source-changed-rebuild "in-place source change not detected"
+		pass source-changed-rebuild || fail source-changed-rebuild "in-place source change not detected" "$OUT"
 	rm -rf "$T/src2"
 fi
 if want lock-concurrent; then
@@ -150,6 +150,6 @@ if want lock-concurrent; then
 	"$KPB" "${STD[@]}" -n c2 "$T/p/cmdline.patch" > "$T/c2" 2>&1 &
 	wait
 	n=$(cat "$T/c1" "$T/c2" | grep -c 'building original kernel (not cached')
-	[ "$n" = 1 ] && ok lock-concurrent || { cat "$T/c1" "$T/c2" > "$OUT"; ko lock-concurrent "$n builds of the original"; }
+	[ "$n" = 1 ] && pass lock-concurrent || { cat "$T/c1" "$T/c2" > "$OUT"; fail lock-concurrent "$n builds of the original" "$OUT"; }
 fi
-[ "$(tree_sum "$S")" = "$S_SUM" ] && ok fake-tree-untouched || ko fake-tree-untouched "the source tree changed"
+[ "$(tree_sum "$S")" = "$S_SUM" ] && pass fake-tree-untouched || fail fake-tree-untouched "the source tree changed" "$OUT"

@@ -22,7 +22,9 @@
 # (__LINE__) that must change nothing, and a failing patch that must leave the
 # source tree and the original-build cache intact. It is skipped with a notice
 # when the kernel, create-diff-object, klp-convert or kmod/patch is missing.
-# The last line is "N passed, N failed"; the exit status is non-zero on failure.
+# Every check is reported through test/lib/result.sh; the last line is
+# "kpatch-build: N passed, N failed, N skipped" (kpatch-build-installed with
+# --installed); the exit status is non-zero on failure.
 set -u
 export LC_ALL=C
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -40,10 +42,16 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-PASS=0 FAIL=0 SKIP=0
 T=$(mktemp -d /tmp/kpb-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 OUT=$T/out RC=0
+# (from the suite's own directory: with --installed HERE is the inputs' copy;
+# the suite keeps nothing but $T)
+# shellcheck source=test/lib/result.sh
+. "$SUITE/../lib/result.sh"
+if [ -z "$INSTALLED" ]; then result_init kpatch-build "$T"; else result_init kpatch-build-installed "$T"; fi
+# setup_failed REASON: the suite cannot run at all
+setup_failed() { fail setup "$1"; result_summary; exit 1; }
 
 # the tools under test and the inputs: the repository's, or the installed ones
 # with the inputs copied out of the repository (INPUTS: the kernel cases' patch
@@ -57,7 +65,7 @@ if [ -z "$INSTALLED" ]; then
 	KMOD=$REPO/kmod/patch
 	ZOO=$REPO/integration/zoo IPATCHES=$REPO/integration/patches EXTMOD=$REPO/integration/smoke/extmod
 else
-	INSTALLED=$(cd "$INSTALLED" && pwd) || { echo "FAIL setup: --installed $INSTALLED: no such directory"; echo "0 passed, 1 failed"; exit 1; }
+	INSTALLED=$(cd "$INSTALLED" && pwd) || setup_failed "--installed $INSTALLED: no such directory"
 	KPB=$INSTALLED/bin/kpatch-build
 	KPB_DIR=$INSTALLED/libexec/kpatch-ng
 	SCHEMA=$INSTALLED/libexec/kpatch-ng/report-schema.json
@@ -74,14 +82,11 @@ else
 	unset KPATCH_TOOLS_DIR KPATCH_KMOD_DIR
 	cd "$T" || exit 1
 	echo "kpatch-build suite against the tools installed in $INSTALLED ($KPB), inputs and working directory in $T"
-	[ -x "$KPB" ] || { echo "FAIL setup: $KPB not installed"; echo "0 passed, 1 failed"; exit 1; }
+	[ -x "$KPB" ] || setup_failed "$KPB not installed"
 fi
 # the differ and klp-convert are there
 have_tools() { [ -x "$CDO" ] && [ -x "$KLPC" ]; }
 
-ok() { PASS=$((PASS + 1)); echo "PASS $1"; }
-ko() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2"; sed 's/^/    | /' "$OUT" | tail -n 15; }
-skip() { SKIP=$((SKIP + 1)); echo "SKIP $1: $2"; }
 # shellcheck disable=SC2053  # (FILTER is a glob)
 want() { [[ $1 == $FILTER ]]; }
 
@@ -97,11 +102,11 @@ expect() {
 	want "$name" || return 0
 	kpb "$@"
 	case $st in
-	nz) [ $RC -ne 0 ] || { ko "$name" "exit 0, expected failure"; return; } ;;
-	*) [ $RC -eq "$st" ] || { ko "$name" "exit $RC, expected $st"; return; } ;;
+	nz) [ $RC -ne 0 ] || { fail "$name" "exit 0, expected failure" "$OUT"; return; } ;;
+	*) [ $RC -eq "$st" ] || { fail "$name" "exit $RC, expected $st" "$OUT"; return; } ;;
 	esac
-	grep -qE -- "$re" "$OUT" || { ko "$name" "output does not match /$re/"; return; }
-	ok "$name"
+	grep -qE -- "$re" "$OUT" || { fail "$name" "output does not match /$re/" "$OUT"; return; }
+	pass "$name"
 }
 # the error of a refused run must be one line
 one_line_error() {
@@ -118,7 +123,7 @@ mkdir -p "$B"
 CCTEXT=$(${CC:-gcc} --version | head -n1)
 { cat "$S/config"; echo "CONFIG_CC_VERSION_TEXT=\"$CCTEXT\""; } > "$B/.config"
 cp "$B/.config" "$B/config.good"
-(make -s -C "$S" O="$B" vmlinux modules >/dev/null) || { echo "FAIL setup: fake kernel build"; echo "0 passed, 1 failed"; exit 1; }
+(make -s -C "$S" O="$B" vmlinux modules >/dev/null) || setup_failed "fake kernel build"
 # the booted tree's kbuild for the patch module: link the differ's output as the .ko
 cat > "$B/Makefile" <<'MK'
 # fake booted kbuild tree: make -C THIS M=DIR KPATCH_NAME=N [target]
@@ -200,7 +205,7 @@ if want shellcheck; then
 	else
 		(cd "$REPO" && shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh &&
 			shellcheck -x -P SCRIPTDIR test/kpatch-build/*.sh) > "$OUT" 2>&1 &&
-			ok shellcheck || ko shellcheck "shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh test/kpatch-build/*.sh"
+			pass shellcheck || fail shellcheck "shellcheck -x kpatch-build/kpatch-build kpatch-build/kpatch-cc kpatch-build/lib/*.sh test/kpatch-build/*.sh" "$OUT"
 	fi
 fi
 
@@ -210,13 +215,13 @@ expect name-dot nz "error: invalid name 'a.b'" -n 'a.b' "${STD[@]}" "$T/p/cmdlin
 expect name-too-long nz "error: name '.*' is 46 characters; at most 45" -n "$(printf 'n%.0s' $(seq 1 46))" "${STD[@]}" "$T/p/cmdline.patch"
 if want name-max; then
 	kpb -n "$(printf 'n%.0s' $(seq 1 45))" "${STD[@]}" "$T/p/noapply.patch"
-	grep -q 'invalid name\|characters; at most' "$OUT" && ko name-max "45 characters refused" || ok name-max
+	grep -q 'invalid name\|characters; at most' "$OUT" && fail name-max "45 characters refused" "$OUT" || pass name-max
 fi
 # ------------------------------------------------------------------ pre-build refusals
 for opt in MODULES LIVEPATCH HAVE_LIVEPATCH DYNAMIC_FTRACE_WITH_REGS KALLSYMS_ALL; do
 	grep -v "^CONFIG_$opt=" "$B/config.good" > "$T/config-no-$opt"
 	expect "config-$opt" nz "^kpatch-build: error: CONFIG_$opt is not enabled" -s "$S" -c "$T/config-no-$opt" -v "$B/vmlinux" "$T/p/cmdline.patch"
-	want "config-$opt" && { one_line_error || ko "config-$opt-one-line" "error is not one line"; }
+	want "config-$opt" && { one_line_error || fail "config-$opt-one-line" "error is not one line" "$OUT"; }
 done
 # architectures: from the config (or ARCH), the ftrace mode checked, arm64 refused by name
 arch_config() {	# arch_config FILE LINES...: the good config with CONFIG_X86_64 replaced
@@ -225,7 +230,7 @@ arch_config() {	# arch_config FILE LINES...: the good config with CONFIG_X86_64 
 }
 arch_config config-arm64 CONFIG_ARM64=y
 expect arch-arm64 nz "^kpatch-build: error: .*config-arm64 is an arm64 configuration: arm64 is not supported" -s "$S" -c "$T/config-arm64" -v "$B/vmlinux" "$T/p/cmdline.patch"
-want arch-arm64 && { one_line_error || ko arch-arm64-one-line "error is not one line"; }
+want arch-arm64 && { one_line_error || fail arch-arm64-one-line "error is not one line" "$OUT"; }
 arch_config config-ppc64be CONFIG_PPC64=y CONFIG_MPROFILE_KERNEL=y
 expect arch-ppc64-big-endian nz "error: .*big-endian ppc64 configuration: only little-endian ppc64le" -s "$S" -c "$T/config-ppc64be" -v "$B/vmlinux" "$T/p/cmdline.patch"
 arch_config config-ppc64le-pg CONFIG_PPC64=y CONFIG_CPU_LITTLE_ENDIAN=y
@@ -237,20 +242,20 @@ expect arch-x86-ftrace nz "error: CONFIG_HAVE_FENTRY is not set in .*: x86_64 li
 if want arch-env-mismatch; then
 	ARCH=s390x kpb "${STD[@]}" "$T/p/cmdline.patch"
 	[ $RC -ne 0 ] && grep -q "error: ARCH=s390x in the environment, but .* is a x86_64 configuration" "$OUT" && one_line_error &&
-		ok arch-env-mismatch || ko arch-env-mismatch "ARCH of another architecture not refused"
+		pass arch-env-mismatch || fail arch-env-mismatch "ARCH of another architecture not refused" "$OUT"
 fi
 arch_config config-ppc64le CONFIG_PPC64=y CONFIG_CPU_LITTLE_ENDIAN=y CONFIG_MPROFILE_KERNEL=y
 if want arch-cross-missing; then
 	CROSS_COMPILE=/nonexistent/ppc- kpb -s "$S" -c "$T/config-ppc64le" -v "$B/vmlinux" "$T/p/cmdline.patch"
 	[ $RC -ne 0 ] && grep -q "error: cross compiler '/nonexistent/ppc-gcc' for the ppc64le kernel not found" "$OUT" && one_line_error &&
-		ok arch-cross-missing || ko arch-cross-missing "a missing cross compiler was not named"
+		pass arch-cross-missing || fail arch-cross-missing "a missing cross compiler was not named" "$OUT"
 fi
 # the cross compiler is checked like the native one: against CONFIG_CC_VERSION_TEXT
 if want arch-cross-version && command -v powerpc64le-linux-gnu-gcc >/dev/null; then
 	sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="powerpc64le-linux-gnu-gcc (Fake 1.0) 1.0"/' "$T/config-ppc64le" > "$T/config-ppc64le-cc"
 	kpb -s "$S" -c "$T/config-ppc64le-cc" -v "$B/vmlinux" "$T/p/cmdline.patch"
 	[ $RC -ne 0 ] && grep -q "error: compiler mismatch: the kernel was built with 'powerpc64le-linux-gnu-gcc (Fake 1.0) 1.0' (CONFIG_CC_VERSION_TEXT), 'powerpc64le-linux-gnu-gcc' is 'powerpc64le-linux-gnu-gcc (Debian" "$OUT" &&
-		ok arch-cross-version || ko arch-cross-version "the cross compiler was not checked against CONFIG_CC_VERSION_TEXT"
+		pass arch-cross-version || fail arch-cross-version "the cross compiler was not checked against CONFIG_CC_VERSION_TEXT" "$OUT"
 fi
 sed 's/^CONFIG_CC_VERSION_TEXT=.*/CONFIG_CC_VERSION_TEXT="gcc (Fake 1.0) 1.0"/' "$B/config.good" > "$T/config-cc"
 expect compiler-config nz "error: compiler mismatch: the kernel was built with 'gcc \(Fake 1.0\) 1.0'" -s "$S" -c "$T/config-cc" -v "$B/vmlinux" "$T/p/cmdline.patch"
@@ -263,31 +268,31 @@ expect compiler-vmlinux nz "error: compiler mismatch: .*vmlinux-cc was built wit
 if want compiler-cc-env2; then
 	printf '#!/bin/sh\necho "gcc (Other 1.2) 1.2"\n' > "$T/fakecc"; chmod +x "$T/fakecc"
 	CC=$T/fakecc kpb "${STD[@]}" "$T/p/cmdline.patch"
-	[ $RC -ne 0 ] && grep -q "compiler mismatch: .*'$T/fakecc' is 'gcc (Other 1.2) 1.2'" "$OUT" && ok compiler-cc-env2 || ko compiler-cc-env2 "CC=other compiler not refused"
+	[ $RC -ne 0 ] && grep -q "compiler mismatch: .*'$T/fakecc' is 'gcc (Other 1.2) 1.2'" "$OUT" && pass compiler-cc-env2 || fail compiler-cc-env2 "CC=other compiler not refused" "$OUT"
 fi
 expect patch-noapply nz "error: patch .*noapply.patch does not apply" "${STD[@]}" "$T/p/noapply.patch"
-want patch-noapply && { one_line_error || ko patch-noapply-one-line "error is not one line"; }
+want patch-noapply && { one_line_error || fail patch-noapply-one-line "error is not one line" "$OUT"; }
 expect refuse-asm nz "error: .*changes assembly source arch/x86/entry/entry_64.S" "${STD[@]}" "$T/p/asm.patch"
 expect refuse-vdso nz "error: .*changes vdso code arch/x86/entry/vdso/vclock_gettime.c" "${STD[@]}" "$T/p/vdso.patch"
 expect refuse-boot nz "error: .*changes early boot code arch/x86/boot/main.c" "${STD[@]}" "$T/p/boot.patch"
 expect refuse-makefile nz "error: .*changes build file kernel/Makefile" "${STD[@]}" "$T/p/makefile.patch"
 expect refuse-bc nz "error: .*changes kernel/time/timeconst.bc, from which kbuild generates a header .timeconst.h. that the patched objects cannot see" "${STD[@]}" "$T/p/bc.patch"
-for t in asm vdso boot makefile; do want "refuse-$t" && { kpb "${STD[@]}" "$T/p/$t.patch"; one_line_error || ko "refuse-$t-one-line" "not one line"; }; done
+for t in asm vdso boot makefile; do want "refuse-$t" && { kpb "${STD[@]}" "$T/p/$t.patch"; one_line_error || fail "refuse-$t-one-line" "not one line" "$OUT"; }; done
 if want unclean-tree; then
 	touch "$S/.config"
 	kpb "${STD[@]}" "$T/p/cmdline.patch"
 	rm -f "$S/.config"
-	[ $RC -ne 0 ] && grep -q "source tree .* is not clean (.config exists)" "$OUT" && ok unclean-tree || ko unclean-tree "dirty tree accepted"
+	[ $RC -ne 0 ] && grep -q "source tree .* is not clean (.config exists)" "$OUT" && pass unclean-tree || fail unclean-tree "dirty tree accepted" "$OUT"
 fi
 if want sig-force; then
 	{ cat "$B/config.good"; echo CONFIG_MODULE_SIG=y; echo CONFIG_MODULE_SIG_FORCE=y; } > "$T/config-sig"
 	kpb -s "$S" -c "$T/config-sig" -v "$B/vmlinux" "$T/p/cmdline.patch"
-	[ $RC -ne 0 ] && grep -q "only loads signed modules (CONFIG_MODULE_SIG_FORCE.*signing key .* is not available: pass your own key and its enrolled certificate with --sign-key and --sign-cert" "$OUT" && ok sig-force || ko sig-force "unsignable module not refused"
+	[ $RC -ne 0 ] && grep -q "only loads signed modules (CONFIG_MODULE_SIG_FORCE.*signing key .* is not available: pass your own key and its enrolled certificate with --sign-key and --sign-cert" "$OUT" && pass sig-force || fail sig-force "unsignable module not refused" "$OUT"
 fi
 # nothing of the above may have started a build or touched the tree
 if want refusals-no-build; then
 	[ -z "$(find "$KPATCH_CACHE/kpatch-build/orig" -mindepth 1 -maxdepth 1 ! -name '*.lock' 2>/dev/null)" ] &&
-		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok refusals-no-build || ko refusals-no-build "a refused run started the original build"
+		[ "$(tree_sum "$S")" = "$S_SUM" ] && pass refusals-no-build || fail refusals-no-build "a refused run started the original build" "$OUT"
 fi
 
 # ------------------------------------------------------------------ original build, cache, cleanup
@@ -300,7 +305,7 @@ if want orig-build-failure; then
 	[ $RC -ne 0 ] && grep -q "error: building original kernel .*: original build failed" "$OUT" &&
 		grep -q "log: " "$OUT" && [ "$(tree_sum "$S")" = "$S_SUM" ] && scratch_empty &&
 		! ls "$KPATCH_CACHE"/kpatch-build/orig/*/.complete >/dev/null 2>&1 &&
-		ok orig-build-failure || ko orig-build-failure "bad failure handling of the original build"
+		pass orig-build-failure || fail orig-build-failure "bad failure handling of the original build" "$OUT"
 fi
 if want orig-build-resume; then
 	# an original build that failed half-way is resumed by the next run, not restarted
@@ -309,7 +314,7 @@ if want orig-build-resume; then
 	KPATCH_CACHE=$T/cache2 kpb "${STD[@]}" -n res2 "$T/p/cmdline.patch"
 	[ $r1 -ne 0 ] && grep -q 'forced failure of modules' <<<"$o1" && grep -q 'resuming an interrupted build' "$OUT" &&
 		grep -q 'original build complete' "$OUT" && ls "$T"/cache2/kpatch-build/orig/*/.complete >/dev/null 2>&1 &&
-		ok orig-build-resume || ko orig-build-resume "a failed original build was not resumed"
+		pass orig-build-resume || fail orig-build-resume "a failed original build was not resumed" "$OUT"
 	rm -rf "$T/cache2"
 fi
 if want interrupt-orig-build; then
@@ -326,22 +331,22 @@ if want interrupt-orig-build; then
 		OUT=$T/out
 		KPATCH_CACHE=$T/cache3 kpb "${STD[@]}" -n intr3 "$T/p/cmdline.patch"
 		grep -q 'resuming an interrupted build' "$OUT" && grep -q 'done: ' "$OUT" &&
-			ok interrupt-orig-build || ko interrupt-orig-build "the interrupted original build was not resumed"
+			pass interrupt-orig-build || fail interrupt-orig-build "the interrupted original build was not resumed" "$OUT"
 	else
-		ko interrupt-orig-build "rc=$RC; build still running, marker written or scratch left"
+		fail interrupt-orig-build "rc=$RC; build still running, marker written or scratch left" "$OUT"
 	fi
 	OUT=$T/out; rm -rf "$T/cache3"
 fi
 if want broken-patch-cleanup; then
 	kpb "${STD[@]}" "$T/p/cmdline.patch" -n warmup   # builds the cache (differ may be absent)
-	grep -q 'building original kernel (not cached' "$OUT" || ko broken-patch-cleanup "first run did not build the original"
+	grep -q 'building original kernel (not cached' "$OUT" || fail broken-patch-cleanup "first run did not build the original" "$OUT"
 	C_SUM=$(cache_sum)
 	kpb "${STD[@]}" "$T/p/broken.patch"
 	[ $RC -ne 0 ] && grep -q "error: building patched objects: 1 affected: compiling the patched fs/proc/cmdline.o failed" "$OUT" &&
 		grep -q "expected expression" "$OUT" && grep -q "log: .*/logs/broken-" "$OUT" &&
 		grep -q 'building original kernel (cached' "$OUT" &&
 		[ "$(tree_sum "$S")" = "$S_SUM" ] && [ "$(cache_sum)" = "$C_SUM" ] && scratch_empty &&
-		ok broken-patch-cleanup || ko broken-patch-cleanup "tree/cache changed, scratch left or bad message"
+		pass broken-patch-cleanup || fail broken-patch-cleanup "tree/cache changed, scratch left or bad message" "$OUT"
 fi
 if want interrupt-cleanup; then
 	kpb "${STD[@]}" -n warm-intr "$T/p/cmdline.patch"   # the cache must exist
@@ -357,18 +362,18 @@ if want interrupt-cleanup; then
 	sleep 0.5	# anything left running would recreate the scratch directory
 	[ $RC -ne 0 ] && grep -q 'kpatch-build: interrupted' "$OUT" && [ "$(tree_sum "$S")" = "$S_SUM" ] &&
 		[ "$(cache_sum)" = "$C_SUM" ] && scratch_empty && ! pgrep -f "$T/slowcc" >/dev/null &&
-		ok interrupt-cleanup || ko interrupt-cleanup "rc=$RC; tree/cache changed or scratch left"
+		pass interrupt-cleanup || fail interrupt-cleanup "rc=$RC; tree/cache changed or scratch left" "$OUT"
 	OUT=$T/out
 fi
 if want name-derived; then
 	kpb "${STD[@]}" "$T/p/my fix+1.patch" -t vmlinux -t modules
 	grep -q 'logs/my-fix-1-' "$OUT" || compgen -G "$KPATCH_CACHE/kpatch-build/logs/my-fix-1-*" >/dev/null &&
-		ok name-derived || ko name-derived "name of 'my fix+1.patch' is not my-fix-1"
+		pass name-derived || fail name-derived "name of 'my fix+1.patch' is not my-fix-1" "$OUT"
 fi
 if want name-derived-truncated; then
 	kpb "${STD[@]}" "$T/p/$(printf 'x%.0s' $(seq 1 60)).patch"
 	compgen -G "$KPATCH_CACHE/kpatch-build/logs/$(printf 'x%.0s' $(seq 1 45))-[0-9]*" >/dev/null &&
-		ok name-derived-truncated || ko name-derived-truncated "derived name not truncated to 45"
+		pass name-derived-truncated || fail name-derived-truncated "derived name not truncated to 45" "$OUT"
 fi
 
 expect patch-fuzz 0 "warning: patch .*fuzz.patch applies with fuzz" "${STD[@]}" -t vmlinux -t modules "$T/p/fuzz.patch"
@@ -376,7 +381,7 @@ if want header-objects; then
 	kpb "${STD[@]}" -d "$T/p/header.patch"
 	grep -q 'include/linux/fake.h: included by 3 object(s)' "$OUT" &&
 		grep -q 'building patched objects: 3 affected' "$OUT" &&
-		[ "$(tree_sum "$S")" = "$S_SUM" ] && ok header-objects || ko header-objects "header change: wrong object set"
+		[ "$(tree_sum "$S")" = "$S_SUM" ] && pass header-objects || fail header-objects "header change: wrong object set" "$OUT"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
 if want cc-launcher; then
@@ -384,7 +389,7 @@ if want cc-launcher; then
 	printf '#!/bin/sh\necho "$*" >> %s/launcher.log\nexec "$@"\n' "$T" > "$T/launcher"; chmod +x "$T/launcher"
 	CC="$T/launcher gcc" kpb "${STD[@]}" -n launch "$T/p/cmdline.patch"
 	grep -q -- '-c -o fs/proc/cmdline.o .*fs/proc/cmdline.c' "$T/launcher.log" &&
-		ok cc-launcher || ko cc-launcher "CC='launcher gcc' not used for the patched compile (or cache not shared)"
+		pass cc-launcher || fail cc-launcher "CC='launcher gcc' not used for the patched compile (or cache not shared)" "$OUT"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
 if want release-mismatch; then
@@ -397,19 +402,19 @@ if want release-mismatch; then
 	kpb "${STD[@]}" -n rel "$T/p/cmdline.patch"
 	rm -rf "$B/include" "$ob/include"
 	[ $RC -ne 0 ] && grep -q "original build (-s source, -c config) is kernel release 6.1.0-fake, but the booted kernel's tree .* is 6.1.0-other" "$OUT" &&
-		ok release-mismatch || ko release-mismatch "a different booted kernel release was accepted"
+		pass release-mismatch || fail release-mismatch "a different booted kernel release was accepted" "$OUT"
 fi
 if want default-vmlinux; then
 	kpb -s "$S" -c "$B/.config" -o "$T/o" -n defv "$T/p/cmdline.patch"
 	grep -q "using vmlinux $B/vmlinux" "$OUT" && grep -q 'done: ' "$OUT" &&
-		ok default-vmlinux || ko default-vmlinux "the vmlinux next to -c was not used"
+		pass default-vmlinux || fail default-vmlinux "the vmlinux next to -c was not used" "$OUT"
 fi
 if want two-patches; then
 	mkpatch fork.patch kernel/fork.c 's/nr_forks++;/nr_forks += 2;/'
 	kpb "${STD[@]}" -n two "$T/p/cmdline.patch" "$T/p/fork.patch"
 	grep -q 'applying 2 patch(es)' "$OUT" && grep -q 'building patched objects: 2 affected' "$OUT" &&
 		grep -q '2 object(s) recompiled: fs/proc/cmdline.o kernel/fork.o' "$OUT" &&
-		ok two-patches || ko two-patches "two patches: wrong objects"
+		pass two-patches || fail two-patches "two patches: wrong objects" "$OUT"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
 if want patch-on-patch; then
@@ -421,9 +426,9 @@ if want patch-on-patch; then
 	rm -rf "$T/s3"
 	kpb "${STD[@]}" -n stacked "$T/p/cmdline.patch" "$T/p/on-top.patch"
 	! grep -q 'does not apply' "$OUT" && grep -q 'building patched objects: 1 affected' "$OUT" &&
-		ok patch-on-patch || ko patch-on-patch "stacked patches not applied in order"
+		pass patch-on-patch || fail patch-on-patch "stacked patches not applied in order" "$OUT"
 	kpb "${STD[@]}" -n stacked2 "$T/p/on-top.patch"
-	[ $RC -ne 0 ] && grep -q 'on-top.patch does not apply' "$OUT" && ok patch-on-patch-alone || ko patch-on-patch-alone "dependent patch applied alone"
+	[ $RC -ne 0 ] && grep -q 'on-top.patch does not apply' "$OUT" && pass patch-on-patch-alone || fail patch-on-patch-alone "dependent patch applied alone" "$OUT"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
 if want fake-full-flow; then
@@ -432,7 +437,7 @@ if want fake-full-flow; then
 		kpb "${STD[@]}" -n full "$T/p/cmdline.patch"
 		[ $RC -eq 0 ] && grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
 			[ -f "$T/o/livepatch-full.ko" ] && readelf -SW "$T/o/livepatch-full.ko" | grep -q '\.kpatch\.funcs' &&
-			ok fake-full-flow || ko fake-full-flow "the pipeline did not finish on the fake tree"
+			pass fake-full-flow || fail fake-full-flow "the pipeline did not finish on the fake tree" "$OUT"
 	else
 		skip fake-full-flow "create-diff-object or klp-convert not built"
 	fi
@@ -444,7 +449,7 @@ if want getopt-forms; then
 		lg=$(compgen -G "$T/cache4/kpatch-build/logs/clustered-*.log" | head -n1)
 		[ $RC -eq 0 ] && [ -f "$T/o/livepatch-clustered.ko" ] && grep -q 'scratch directory kept' "$OUT" &&
 			grep -q 'not cached: .*-j1,' "$OUT" && grep -q 'template: KPATCH_REPLACE=0' "$lg" &&
-			ok getopt-forms || ko getopt-forms "-dRj1 -nNAME -sDIR --vmlin --out= not parsed like getopt"
+			pass getopt-forms || fail getopt-forms "-dRj1 -nNAME -sDIR --vmlin --out= not parsed like getopt" "$OUT"
 		rm -rf "$T/cache4"
 	else
 		skip getopt-forms "create-diff-object or klp-convert not built"
@@ -487,18 +492,18 @@ else
 		want "$name" || return 0
 		if ! can_boot; then skip "$name" "qemu not available"; return; fi
 		"$REPO/integration/run-guest.sh" --log "$T/$name.console" cached "$@" > "$OUT" 2>&1 &&
-			ok "$name" || ko "$name" "guest check failed (console $T/$name.console)"
+			pass "$name" || fail "$name" "guest check failed (console $T/$name.console)" "$OUT"
 	}
 	if want kernel-cmdline; then
 		# exactly the issue's command: -s and -c only (the vmlinux is the one next to the config)
 		kpb -s "$KSRC" -c "$KCONFIG" -o "$T/ko" "$HERE/patches/cmdline-string.patch"
-		grep -q "using vmlinux $KVMLINUX" "$OUT" || ko kernel-default-vmlinux "vmlinux next to the config not used"
+		grep -q "using vmlinux $KVMLINUX" "$OUT" || fail kernel-default-vmlinux "vmlinux next to the config not used" "$OUT"
 		ko_file=$T/ko/livepatch-cmdline-string.ko
 		if [ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
 			modinfo "$ko_file" | grep -q '^livepatch: *Y' ; then
-			ok kernel-cmdline
+			pass kernel-cmdline
 		else
-			ko kernel-cmdline "no module or wrong diff"
+			fail kernel-cmdline "no module or wrong diff" "$OUT"
 		fi
 		[ -f "$ko_file" ] && boot kernel-cmdline-boot "$HERE/guest/cmdline-string.sh" "$ko_file"
 	fi
@@ -513,43 +518,43 @@ else
 		[ $RC -eq 0 ] && [ -n "$t1" ] && [ -n "$t2" ] && cmp -s "$T/keepk1.ko" "$T/ko/livepatch-keepk.ko" &&
 			grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" && ! grep -q 'building patched objects' "$OUT" &&
 			awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b < a) }' &&
-			ok "kernel-keep-from-diff (${t1}s, then ${t2}s)" || ko kernel-keep-from-diff "exit $RC; another module, or not faster (${t1:-?}s, then ${t2:-?}s)"
+			pass "kernel-keep-from-diff (${t1}s, then ${t2}s)" || fail kernel-keep-from-diff "exit $RC; another module, or not faster (${t1:-?}s, then ${t2:-?}s)" "$OUT"
 		[ -z "$KK" ] || rm -rf "$KK"
 	fi
 	if want kernel-lines-only; then
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-lines-only.patch"
 		# a later run with another patch reuses the original build (even
 		# when the first kernel case of this run had to build it)
-		grep -q 'building original kernel (cached' "$OUT" && ok kernel-cache-reused ||
-			ko kernel-cache-reused "original not cached on a second run"
+		grep -q 'building original kernel (cached' "$OUT" && pass kernel-cache-reused ||
+			fail kernel-cache-reused "original not cached on a second run" "$OUT"
 		[ $RC -ne 0 ] && grep -q 'diffing fs/proc/cmdline.o: no function changed' "$OUT" &&
-			grep -q 'error: diffing 1 object(s): no function changed' "$OUT" && ok kernel-lines-only || ko kernel-lines-only "a lines-only patch pulled in functions"
+			grep -q 'error: diffing 1 object(s): no function changed' "$OUT" && pass kernel-lines-only || fail kernel-lines-only "a lines-only patch pulled in functions" "$OUT"
 	fi
 	if want kernel-lines-only-LINE; then
 		# kernel/params.c: param_sysfs_init() (__init) prints __LINE__; shifting it is no change
 		kpb "${KSTD[@]}" "$HERE/patches/params-lines-only.patch"
 		[ $RC -ne 0 ] && grep -q 'diffing kernel/params.o: no function changed' "$OUT" &&
-			! grep -q 'cannot be live-patched' "$OUT" && ok kernel-lines-only-LINE || ko kernel-lines-only-LINE "__LINE__ shift treated as a change"
+			! grep -q 'cannot be live-patched' "$OUT" && pass kernel-lines-only-LINE || fail kernel-lines-only-LINE "__LINE__ shift treated as a change" "$OUT"
 	fi
 	if want kernel-macros; then
 		# #include "kpatch-macros.h" works without any CC/KCFLAGS help; the callback is kept
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-macros.patch"
 		ko_file=$T/ko/livepatch-cmdline-macros.ko
 		[ $RC -eq 0 ] && readelf -SW "$ko_file" | grep -qE '\.kpatch\.callbacks\.post_patch +PROGBITS +[0-9a-f]+ [0-9a-f]+ 000010' &&
-			ok kernel-macros || ko kernel-macros "kpatch-macros.h patch failed"
+			pass kernel-macros || fail kernel-macros "kpatch-macros.h patch failed" "$OUT"
 		[ -f "$ko_file" ] && boot kernel-macros-boot "$HERE/guest/cmdline-macros.sh" "$ko_file"
 	fi
 	if want kernel-refusal; then
 		# the differ refuses (changed __init code): exit 2, its reason on one line
 		kpb "${KSTD[@]}" "$HERE/patches/cmdline-init-refused.patch"
 		[ $RC -eq 2 ] && grep -q 'error: fs/proc/cmdline.o cannot be live-patched: .*proc_cmdline_init: .*__init' "$OUT" &&
-			ok kernel-refusal || ko kernel-refusal "differ refusal not reported (exit $RC)"
+			pass kernel-refusal || fail kernel-refusal "differ refusal not reported (exit $RC)" "$OUT"
 	fi
 	if want kernel-module; then
 		kpb "${KSTD[@]}" "$HERE/patches/module-kobject-example.patch"
 		ko_file=$T/ko/livepatch-module-kobject-example.ko
 		[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing samples/kobject/kobject-example.o: 1 function(s) changed' "$OUT" &&
-			ok kernel-module || ko kernel-module "in-tree module patch failed"
+			pass kernel-module || fail kernel-module "in-tree module patch failed" "$OUT"
 		[ -f "$ko_file" ] && boot kernel-module-boot "$HERE/guest/module-kobject-example.sh" "$KOBJ/samples/kobject/kobject-example.ko" "$ko_file"
 	fi
 	if want kernel-two-parents; then
@@ -557,7 +562,7 @@ else
 		ko_file=$T/ko/livepatch-two-parents.ko
 		[ $RC -eq 0 ] && grep -q 'diffing fs/proc/cmdline.o: 1 function' "$OUT" &&
 			grep -q 'diffing samples/kobject/kobject-example.o: 1 function' "$OUT" &&
-			ok kernel-two-parents || ko kernel-two-parents "vmlinux + module patch failed"
+			pass kernel-two-parents || fail kernel-two-parents "vmlinux + module patch failed" "$OUT"
 		[ -f "$ko_file" ] && boot kernel-two-parents-boot "$HERE/guest/two-parents.sh" "$KOBJ/samples/kobject/kobject-example.ko" "$ko_file"
 	fi
 	if want kernel-oot; then
@@ -567,7 +572,7 @@ else
 			ko_file=$T/ko/livepatch-oot-kptest-smoke.ko
 			[ $RC -eq 0 ] && [ -f "$ko_file" ] && grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
 				[ "$(tree_sum "$EXTMOD")" = "$EXTMOD_SUM" ] &&
-				ok kernel-oot || ko kernel-oot "out-of-tree module patch failed (or its source dir was written)"
+				pass kernel-oot || fail kernel-oot "out-of-tree module patch failed (or its source dir was written)" "$OUT"
 			# a second run: the original module build is the cached one, and only
 			# the object the patch changed is diffed
 			first_out=$(cat "$OUT")
@@ -578,18 +583,18 @@ else
 				grep -q '1 object(s) changed: kptest_smoke.o' "$OUT" &&
 				grep -q 'diffing kptest_smoke.o: 1 function(s) changed' "$OUT" &&
 				grep -qE 'building original out-of-tree module kptest_smoke (from|\(cached)' <<<"$first_out" &&
-				ok kernel-oot-cached || ko kernel-oot-cached "the second run did not use the cached original module build"
+				pass kernel-oot-cached || fail kernel-oot-cached "the second run did not use the cached original module build" "$OUT"
 			# kept, then from the differ on: the same module (original and patched are one step)
 			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --keep-tmp --oot-module "$oot_ko" --oot-module-src "$EXTMOD" "$HERE/patches/oot-kptest-smoke.patch"
 			KO=$(kept_dir); cp "$ko_file" "$T/oot1.ko" 2>/dev/null; rm -f "$ko_file"
 			kpb -c "$KCONFIG" -v "$KVMLINUX" -o "$T/ko" --from diff --oot-module "$oot_ko" --oot-module-src "$EXTMOD" "$HERE/patches/oot-kptest-smoke.patch"
 			[ $RC -eq 0 ] && [ -n "$KO" ] && grep -q "resuming from step diff in $KO (kept: original, patched)" "$OUT" &&
 				! grep -q 'building patched objects' "$OUT" && cmp -s "$T/oot1.ko" "$ko_file" &&
-				ok kernel-oot-from-diff || ko kernel-oot-from-diff "exit $RC; not resumed at the differ, or another module"
+				pass kernel-oot-from-diff || fail kernel-oot-from-diff "exit $RC; not resumed at the differ, or another module" "$OUT"
 			[ -z "$KO" ] || rm -rf "$KO"
 			[ -f "$ko_file" ] && boot kernel-oot-boot "$HERE/guest/oot-kptest-smoke.sh" "$oot_ko" "$ko_file"
 		else
-			ko kernel-oot "building the booted out-of-tree module failed"
+			fail kernel-oot "building the booted out-of-tree module failed" "$OUT"
 		fi
 	fi
 	if want kernel-report; then
@@ -615,7 +620,7 @@ assert [p["function"] for p in cpu["patched"]] == ["print_cpu_modalias"], cpu["p
 assert {"symbol": "dev_attr_modalias", "object": "vmlinux", "sympos": 2, "from_object": "drivers/base/cpu.o"} in r["klp_references"]
 steps = {s["name"].split(" (")[0]: s for s in r["steps"]}
 assert steps["building original kernel"]["cached"] and steps["reading symbols and special-section struct sizes of " + r["kernel"]["vmlinux"]]["cached"], r["steps"]
-' || { [ $RC -eq 0 ] || ko kernel-report "build failed (exit $RC)"; }
+' || { [ $RC -eq 0 ] || fail kernel-report "build failed (exit $RC)" "$OUT"; }
 		if want kernel-report-dot && ! command -v dot >/dev/null; then
 			skip kernel-report-dot "graphviz (dot) not installed"
 		elif want kernel-report-dot && [ $RC -eq 0 ]; then
@@ -631,7 +636,7 @@ assert steps["building original kernel"]["cached"] and steps["reading symbols an
 			grep -qE "<title>$W:__queue_work(\.cold)?&#45;&gt;$W:__already_done\.[0-9]+</title>" "$T/k.svg" &&
 				n=$((n + 1)) || echo "missing an edge to $W:__already_done.N" >> "$OUT"
 			[ $n = 8 ] && grep -q '>\.cold part' "$T/k.svg" && grep -q '>klp references into vmlinux<' "$T/k.svg" &&
-				ok kernel-report-dot || ko kernel-report-dot "graph lacks nodes or edges"
+				pass kernel-report-dot || fail kernel-report-dot "graph lacks nodes or edges" "$OUT"
 		fi
 	fi
 	if want kernel-report-refused; then
@@ -640,7 +645,7 @@ assert steps["building original kernel"]["cached"] and steps["reading symbols an
 assert r["status"] == "refused" and r["exit_code"] == 2 and r["module"] is None
 f = r["refusals"][0]
 assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init" and "__init" in f["reason"], r["refusals"]
-' || { [ $RC -eq 2 ] || ko kernel-report-refused "exit $RC, expected 2"; }
+' || { [ $RC -eq 2 ] || fail kernel-report-refused "exit $RC, expected 2" "$OUT"; }
 	fi
 	if want kernel-broken-cleanup; then
 		OC=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/" | head -n1)
@@ -649,7 +654,7 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 		[ $RC -ne 0 ] && grep -q 'compiling the patched fs/proc/cmdline.o failed' "$OUT" &&
 			[ "$(cd "$OC" && find . -printf '%p %s %T@\n' | sort | sha1sum)" = "$O_SUM" ] &&
 			[ "$(ksrc_sum)" = "$K_SUM" ] &&
-			ok kernel-broken-cleanup || ko kernel-broken-cleanup "cache or source changed"
+			pass kernel-broken-cleanup || fail kernel-broken-cleanup "cache or source changed" "$OUT"
 	fi
 	# files the build generates from a changed file (lib/generated.sh): the step
 	# replayed on the patched sources, refused naming the file when its output
@@ -660,19 +665,19 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 		kpb "${KSTD[@]}" "$HERE/patches/generated-asm-offsets.patch"
 		[ $RC -eq 1 ] && [ "$(grep -c 'error:' "$OUT")" = 1 ] &&
 			grep -q 'error: arch/x86/kernel/asm-offsets.c changes include/generated/asm-offsets.h (generated from arch/x86/kernel/asm-offsets.s): TASK_kpatch_pid [0-9]* added;' "$OUT" &&
-			ok kernel-generated-asm-offsets || ko kernel-generated-asm-offsets "new asm-offsets constant not refused (exit $RC)"
+			pass kernel-generated-asm-offsets || fail kernel-generated-asm-offsets "new asm-offsets constant not refused (exit $RC)" "$OUT"
 	fi
 	if want kernel-generated-struct; then
 		# a field added to a struct asm-offsets.c measures: the offset that moves, old and new
 		kpb "${KSTD[@]}" "$HERE/patches/generated-struct.patch"
 		[ $RC -eq 1 ] &&
 			grep -qE 'error: arch/x86/include/asm/processor.h changes include/generated/asm-offsets.h \(generated from arch/x86/kernel/asm-offsets.s\): TASK_threadsp [0-9]+ -> [0-9]+; code built against' "$OUT" &&
-			ok kernel-generated-struct || ko kernel-generated-struct "moved asm-offsets constant not refused (exit $RC)"
+			pass kernel-generated-struct || fail kernel-generated-struct "moved asm-offsets constant not refused (exit $RC)" "$OUT"
 	fi
 	if want kernel-generated-syscall; then
 		kpb "${KSTD[@]}" "$HERE/patches/generated-syscall.patch"
 		[ $RC -eq 1 ] && grep -q 'error: arch/x86/entry/syscalls/syscall_64.tbl changes the generated arch/x86/include/generated/asm/syscalls_64.h' "$OUT" &&
-			ok kernel-generated-syscall || ko kernel-generated-syscall "syscall table change not refused (exit $RC)"
+			pass kernel-generated-syscall || fail kernel-generated-syscall "syscall table change not refused (exit $RC)" "$OUT"
 	fi
 	if want kernel-generated-unchanged; then
 		# a header asm-offsets.c includes, changed without changing an offset, and the
@@ -681,7 +686,7 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 		[ $RC -eq 0 ] && [ -f "$T/ko/livepatch-gen-unchanged.ko" ] &&
 			grep -q 'regenerating arch/x86/kernel/asm-offsets.s from the patched sources' "$OUT" &&
 			grep -q 'arch/x86/kernel/asm-offsets.s: unchanged by the patch' "$OUT" &&
-			ok kernel-generated-unchanged || ko kernel-generated-unchanged "unchanged generated file refused or not compared (exit $RC)"
+			pass kernel-generated-unchanged || fail kernel-generated-unchanged "unchanged generated file refused or not compared (exit $RC)" "$OUT"
 	fi
 	if want kernel-generated-cache; then
 		# (this cache is shared: other runs' scratch directories may be there)
@@ -689,9 +694,8 @@ assert f["object"] == "fs/proc/cmdline.o" and f["symbol"] == "proc_cmdline_init"
 			! compgen -G "$KPATCH_CACHE/kpatch-build/tmp/generated-*" >/dev/null &&
 			! compgen -G "$KPATCH_CACHE/kpatch-build/tmp/gen-unchanged.*" >/dev/null &&
 			[ "$(ksrc_sum)" = "$K_SUM" ] &&
-			ok kernel-generated-cache || ko kernel-generated-cache "the replayed generation steps changed the cached build or left scratch"
+			pass kernel-generated-cache || fail kernel-generated-cache "the replayed generation steps changed the cached build or left scratch" "$OUT"
 	fi
 fi
 
-echo "$PASS passed, $FAIL failed"
-[ $FAIL -eq 0 ]
+result_summary

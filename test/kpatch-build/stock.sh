@@ -18,28 +18,28 @@
 #   - signing with the user's own key and certificate (--sign-key/--sign-cert);
 #   - --keep-tmp, then --from diff: the differ and the binary match again on the
 #     kept objects, the same module.
-# Last line "N passed, N failed".
+# Each check through test/lib/result.sh; last line
+# "kpatch-build-stock-KERNEL: N passed, N failed, N skipped".
 set -uo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 export KERNEL=${KERNEL:-debian-6.1}
 OUT=$ROOT/test/out/kpatch-build-stock/$KERNEL
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "kpatch-build-stock: PASS $KERNEL $1"; }
-ko() { fail=$((fail + 1)); echo "kpatch-build-stock: FAIL $KERNEL $1: $2"; }
-finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
-# expect NAME WANT-EXIT REGEX LOG: kpatch-build exited WANT-EXIT with REGEX in LOG
+# shellcheck source=test/lib/result.sh
+. "$HERE/../lib/result.sh"
+result_init "kpatch-build-stock-$KERNEL" "$OUT"
+finish() { result_summary; exit; }
+# expect NAME WANT-EXIT REGEX RC LOG: kpatch-build exited WANT-EXIT with REGEX in LOG
 expect() {
 	local name=$1 want=$2 re=$3 rc=$4 log=$5
-	if [ "$rc" -eq "$want" ] && grep -qE -- "$re" "$log"; then ok "$name: $(grep -m1 -E -- "$re" "$log" | cut -c1-200)"
-	else ko "$name" "exit $rc (want $want), no /$re/ in $log: $(grep -m1 'error' "$log" || tail -n1 "$log")"; fi
+	if [ "$rc" -eq "$want" ] && grep -qE -- "$re" "$log"; then pass "$name" "$(grep -m1 -E -- "$re" "$log" | cut -c1-200)"
+	else fail "$name" "exit $rc (want $want), no /$re/ in $log: $(grep -m1 'error' "$log" || tail -n1 "$log")"; fi
 }
 
-mkdir -p "$(dirname "$OUT")"
 env=$("$ROOT/integration/kernel-cache.sh" --print-env 2>"$OUT.kc.log") || {
-	ko kernel "integration/kernel-cache.sh failed: $(tail -n1 "$OUT.kc.log")"; finish; }
+	fail kernel "integration/kernel-cache.sh failed: $(tail -n1 "$OUT.kc.log")"; finish; }
 eval "$env"
-make -C "$ROOT" -s all >/dev/null || { ko tools "make failed"; finish; }
+make -C "$ROOT" -s all >/dev/null || { fail tools "make failed"; finish; }
 # the release as a literal in an extended regex (6.12.118+deb12-amd64 has a '+')
 KSTOCK_RE=$(printf '%s' "$KSTOCK" | sed 's/[.+]/[&]/g')
 KPB=$ROOT/kpatch-build/kpatch-build
@@ -49,7 +49,7 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 "$KPB" --kernel "$KSTOCK" -n cmdline -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/cmdline.log" 2>&1
 expect build 0 'rebuilt originals match' $? "$OUT/cmdline.log"
 vm=$(modinfo -F vermagic "$OUT/livepatch-cmdline.ko" 2>/dev/null)
-case $vm in "$KSTOCK "*) ok "vermagic $vm" ;; *) ko vermagic "'$vm', not $KSTOCK" ;; esac
+case $vm in "$KSTOCK "*) pass vermagic "$vm" ;; *) fail vermagic "'$vm', not $KSTOCK" ;; esac
 
 # 2. the binary match, with Debian's config and one option flipped
 flipped() {	# OPTION: Debian's config with CONFIG_OPTION off
@@ -58,22 +58,22 @@ flipped() {	# OPTION: Debian's config with CONFIG_OPTION off
 }
 "$KPB" --kernel "$KSTOCK" -c "$(flipped STACKPROTECTOR_STRONG)" -n flags -o "$OUT" \
 	"$ROOT/examples/cmdline.patch" > "$OUT/flags.log" 2>&1
-expect "refused: flags differ" 2 'cannot be live-patched: fs/proc/cmdline.c: rebuilt with another compiler or flags.*-fstack-protector' $? "$OUT/flags.log"
+expect refused-flags 2 'cannot be live-patched: fs/proc/cmdline.c: rebuilt with another compiler or flags.*-fstack-protector' $? "$OUT/flags.log"
 "$KPB" --kernel "$KSTOCK" -c "$(flipped ZSWAP)" -n code -o "$OUT" \
 	"$ROOT/integration/patches/01-proc-meminfo.patch" > "$OUT/code.log" 2>&1
-expect "refused: code differs" 2 "cannot be live-patched: meminfo_proc_show: the rebuilt original is not $KSTOCK_RE's" $? "$OUT/code.log"
+expect refused-code 2 "cannot be live-patched: meminfo_proc_show: the rebuilt original is not $KSTOCK_RE's" $? "$OUT/code.log"
 
 # 3. refusals before any build
 "$KPB" --kernel 6.1.0-999-amd64 -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/norel.log" 2>&1
-expect "unknown release" 1 'no Debian kernel package linux-image-6.1.0-999-amd64' $? "$OUT/norel.log"
+expect unknown-release 1 'no Debian kernel package linux-image-6.1.0-999-amd64' $? "$OUT/norel.log"
 other=$(mktemp -d "$OUT/kbuild.XXXXXX")
 cp -a "$KOBJ/." "$other/"
 sed -i 's/#define UTS_RELEASE ".*"/#define UTS_RELEASE "6.1.0-0-amd64"/' "$other/include/generated/utsrelease.h"
 "$KPB" --kernel "$KSTOCK" -k "$other" -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/release.log" 2>&1
-expect "another release's kbuild tree" 1 "is kernel release '6.1.0-0-amd64', not $KSTOCK_RE" $? "$OUT/release.log"
+expect other-release-kbuild 1 "is kernel release '6.1.0-0-amd64', not $KSTOCK_RE" $? "$OUT/release.log"
 rm -rf "$other"
 "$KPB" --kernel "$KSTOCK" --sign-key /dev/null -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/signarg.log" 2>&1
-expect "--sign-key alone" 1 'sign-key and --sign-cert go together' $? "$OUT/signarg.log"
+expect sign-key-alone 1 'sign-key and --sign-cert go together' $? "$OUT/signarg.log"
 
 # 4. signed with the user's own key
 openssl req -new -nodes -utf8 -sha256 -days 1 -batch -x509 -subj "/CN=kpatch-ng test key/" \
@@ -82,8 +82,8 @@ KPATCH_SIGN_KEY=$OUT/key.pem KPATCH_SIGN_CERT=$OUT/cert.pem \
 	"$KPB" --kernel "$KSTOCK" -n signed -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/signed.log" 2>&1
 rc=$?
 signer=$(modinfo -F signer "$OUT/livepatch-signed.ko" 2>/dev/null)
-if [ $rc -eq 0 ] && [ "$signer" = "kpatch-ng test key" ]; then ok "signed with the user's key (signer: $signer)"
-else ko signed "exit $rc, signer '$signer' (log $OUT/signed.log)"; fi
+if [ $rc -eq 0 ] && [ "$signer" = "kpatch-ng test key" ]; then pass signed "with the user's key (signer: $signer)"
+else fail signed "exit $rc, signer '$signer' (log $OUT/signed.log)"; fi
 
 # 5. kept, then from the differ on
 # the same module but for its .BTF: on 6.12 the module's BTF (pahole) is not
@@ -104,9 +104,9 @@ cp "$OUT/livepatch-kept.ko" "$OUT/kept-first.ko" 2>/dev/null
 rc2=$?
 if [ $rc -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$kept" ] && grep -q "resuming from step diff in $kept" "$OUT/from-diff.log" &&
 	grep -q 'rebuilt originals match' "$OUT/from-diff.log" && same_module "$OUT/kept-first.ko" "$OUT/livepatch-kept.ko"; then
-	ok "--keep-tmp, then --from diff: the same module ($(grep -o '\[ *[0-9.]*s\] done' "$OUT/kept.log"), then $(grep -o '\[ *[0-9.]*s\] done' "$OUT/from-diff.log"))"
+	pass from-diff "--keep-tmp, then --from diff: the same module ($(grep -o '\[ *[0-9.]*s\] done' "$OUT/kept.log"), then $(grep -o '\[ *[0-9.]*s\] done' "$OUT/from-diff.log"))"
 else
-	ko "--from diff" "exit $rc, then $rc2 (logs $OUT/kept.log, $OUT/from-diff.log)"
+	fail from-diff "exit $rc, then $rc2 (logs $OUT/kept.log, $OUT/from-diff.log)"
 fi
 [ -z "$kept" ] || rm -rf "$kept"
 finish

@@ -1,6 +1,6 @@
 # test/kpatch-build/strict-cases.sh: the kpatch-build suite's cases of the
 # driver's strict mode and its kept, resumable steps (sourced by run-tests.sh,
-# with its helpers: ok/ko/skip, kpb, expect, want, $T, $OUT, $KPB...).
+# with its helpers: pass/fail/skip (test/lib/result.sh), kpb, expect, want, $T, $OUT, $KPB...).
 # shellcheck shell=bash
 # A real failure injected in the middle of a pipeline by a fake tool first on
 # PATH (the ELF files, the differ and every other tool are the real ones): the
@@ -42,14 +42,14 @@ if have_tools; then
 		PATH=$T/fakebin-sha:$PATH kpb "${STD[@]}" -n strict1 "$T/p/cmdline.patch"
 		[ "$RC" -eq 1 ] && err_line_ok '^kpatch-build: error: reading symbols and special-section struct sizes of .*/vmlinux: lib/module.sh:[0-9]+: command failed \(exit 1\): sha256sum \(stage 2 of a pipeline of 3\)$' 'stat -c' &&
 			! grep -q 'diffing' "$OUT" && [ ! -e "$T/o/livepatch-strict1.ko" ] && scratch_empty &&
-			ok strict-pipeline || ko strict-pipeline "exit $RC: no single ERR line naming the step, lib/module.sh:LINE and sha256sum, or the run went on"
+			pass strict-pipeline || fail strict-pipeline "exit $RC: no single ERR line naming the step, lib/module.sh:LINE and sha256sum, or the run went on" "$OUT"
 	fi
 	if want strict-process-substitution; then
 		PATH=$T/fakebin-sort:$PATH kpb "${STD[@]}" -n strict2 "$T/p/cmdline.patch"
 		# shellcheck disable=SC2016  # (the command as the source has it)
 		[ "$RC" -eq 1 ] && err_line_ok '^kpatch-build: error: finding objects affected by 1 changed file\(s\): lib/patched.sh:[0-9]+: command failed \(exit 1\): sort -u "\$SCRATCH/affected" \(stage 1 of a pipeline of 3\)$' 'sort -u "$SCRATCH/affected"' &&
 			! grep -q 'building patched objects' "$OUT" && scratch_empty &&
-			ok strict-process-substitution || ko strict-process-substitution "exit $RC: a failure inside '< <(...)' did not stop the build with one ERR line"
+			pass strict-process-substitution || fail strict-process-substitution "exit $RC: a failure inside '< <(...)' did not stop the build with one ERR line" "$OUT"
 	fi
 	if want strict-mode-needed; then
 		# the same injection without strict mode: no error, a module built from
@@ -70,21 +70,21 @@ if have_tools; then
 		sed -i -e '/^set -Eeuo pipefail$/d' -e '/^shopt -s inherit_errexit$/d' -e "/^trap 'on_err /d" "$lax"
 		PATH=$T/fakebin-sha:$PATH "$lax" "${STD[@]}" -n lax "$T/p/cmdline.patch" > "$OUT" 2>&1; RC=$?
 		[ "$RC" -eq 0 ] && [ -f "$T/o/livepatch-lax.ko" ] && ! grep -q 'command failed' "$OUT" &&
-			ok strict-mode-needed || ko strict-mode-needed "without strict mode the injected failure did not go unnoticed (exit $RC): the strict cases prove nothing"
+			pass strict-mode-needed || fail strict-mode-needed "without strict mode the injected failure did not go unnoticed (exit $RC): the strict cases prove nothing" "$OUT"
 		rm -rf "$T/lax" "$KPATCH_CACHE/kpatch-build/parent/vmlinux.symtab" "$KPATCH_CACHE/kpatch-build/parent/struct-sizes"
 	fi
 	# ---------------------------------------------------------------- --keep-tmp, --from
 	if want keep-from; then
 		kpb "${STD[@]}" -n keep --keep-tmp "$T/p/cmdline.patch"
 		K1=$(kept_dir); cp "$T/o/livepatch-keep.ko" "$T/keep1.ko" 2>/dev/null
-		[ "$RC" -eq 0 ] && [ -d "$K1/obj" ] && [ -f "$K1/.state/convert" ] && ok keep-tmp || ko keep-tmp "exit $RC; scratch directory '$K1' not kept or incomplete"
+		[ "$RC" -eq 0 ] && [ -d "$K1/obj" ] && [ -f "$K1/.state/convert" ] && pass keep-tmp || fail keep-tmp "exit $RC; scratch directory '$K1' not kept or incomplete" "$OUT"
 		rm -f "$T/o/livepatch-keep.ko"
 		kpb "${STD[@]}" -n keep --from diff "$T/p/cmdline.patch"
 		[ "$RC" -eq 0 ] && grep -q "resuming from step diff in $K1 (kept: original, patched)" "$OUT" &&
 			! grep -qE 'applying|building original|building patched' "$OUT" &&
 			grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" &&
 			cmp -s "$T/keep1.ko" "$T/o/livepatch-keep.ko" && [ "$(kept_dir)" = "$K1" ] &&
-			ok from-diff || ko from-diff "exit $RC; not resumed at the differ, or another module"
+			pass from-diff || fail from-diff "exit $RC; not resumed at the differ, or another module" "$OUT"
 		for s in module convert patched original; do
 			rm -f "$T/o/livepatch-keep.ko"
 			kpb "${STD[@]}" -n keep --from "$s" --scratch "$K1" "$T/p/cmdline.patch"
@@ -93,17 +93,17 @@ if have_tools; then
 			original) grep -q 'applying 1 patch' "$OUT" && ! grep -q 'resuming from step' "$OUT" ;;
 			*) ! grep -q 'diffing' "$OUT" ;;
 			esac && [ "$RC" -eq 0 ] && cmp -s "$T/keep1.ko" "$T/o/livepatch-keep.ko" &&
-				ok "from-$s" || ko "from-$s" "exit $RC; --from $s did not rerun exactly its steps, or another module"
+				pass "from-$s" || fail "from-$s" "exit $RC; --from $s did not rerun exactly its steps, or another module" "$OUT"
 		done
 	fi
 	if want from-refusals; then
 		expect from-unknown-step 1 "^kpatch-build: error: --from: unknown step 'frobnicate' \(the steps: original patched diff module convert; see -h\)$" \
 			"${STD[@]}" -n keep --from frobnicate "$T/p/cmdline.patch"
-		want from-unknown-step && { one_line_error || ko from-unknown-step-one-line "not one line"; }
+		want from-unknown-step && { one_line_error || fail from-unknown-step-one-line "not one line" "$OUT"; }
 		mkdir -p "$T/empty-scratch"
 		expect from-empty-dir 1 "^kpatch-build: error: --from diff: $T/empty-scratch lacks the outputs of step original \(not a scratch directory kept with --keep-tmp\)$" \
 			"${STD[@]}" -n keep --from diff --scratch "$T/empty-scratch" "$T/p/cmdline.patch"
-		want from-empty-dir && { one_line_error && [ -z "$(ls -A "$T/empty-scratch")" ] || ko from-empty-dir-one-line "not one line, or the directory was written"; }
+		want from-empty-dir && { one_line_error && [ -z "$(ls -A "$T/empty-scratch")" ] || fail from-empty-dir-one-line "not one line, or the directory was written" "$OUT"; }
 		# a kept run that stopped in the patched compile has no pairs to diff
 		kpb "${STD[@]}" -n keepbroken --keep-tmp "$T/p/broken.patch"
 		KB=$(kept_dir)

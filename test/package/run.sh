@@ -15,7 +15,8 @@
 # runs that suite only here, or in the repository when the package suite does not
 # run (SKIP_PACKAGE, SKIP_INTEGRATION; test/run-all.sh).
 # The package is removed again at the end unless KPATCH_KEEP_PACKAGE=1.
-# Output: test/out/package/. Last line: N passed, N failed.
+# Output: test/out/package/. Each check (the kpatch-build suite's too) through
+# test/lib/result.sh; last line "package: N passed, N failed, N skipped".
 set -euo pipefail
 # shellcheck source=test/lib/grepq.sh
 . "$(dirname "$0")/../lib/grepq.sh"
@@ -24,16 +25,15 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=${KPATCH_TEST_OUT:-$TOP/test/out/package}
 VERSION=$(sed -n '1s/^kpatch-ng (\([^)]*\)).*/\1/p' "$TOP/debian/changelog")
 DEB=kpatch-ng_${VERSION}_amd64.deb
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "ok   $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL $1: $2"; }
-finish() { echo "package: $pass passed, $fail failed"; [ $fail -eq 0 ]; }
+# shellcheck source=test/lib/result.sh
+. "$TOP/test/lib/result.sh"
 check() {	# NAME CMD...: CMD succeeds
 	local n=$1; shift
-	if "$@" > "$OUT/check.out" 2>&1; then ok "$n"; else bad "$n" "$(head -n 3 "$OUT/check.out" | paste -sd' ')"; fi
+	if "$@" > "$OUT/check.out" 2>&1; then pass "$n"; else fail "$n" "$(head -n 3 "$OUT/check.out" | paste -sd' ')"; fi
 }
-[ "$(id -u)" = 0 ] || { echo "package: dpkg -i needs root"; bad root "not root"; finish; exit 1; }
-rm -rf "$OUT"; mkdir -p "$OUT"
+[ "$(id -u)" = 0 ] || { result_init package "$OUT"; fail root "dpkg -i needs root"; result_summary; exit 1; }
+rm -rf "$OUT"
+result_init package "$OUT"
 
 # ---- build, in a copy of the tracked and new files (the tree stays clean)
 src=$OUT/build/kpatch-ng-$VERSION
@@ -41,9 +41,9 @@ mkdir -p "$src"
 git -C "$TOP" ls-files -co --exclude-standard -z | (cd "$TOP" && xargs -0 cp --parents -t "$src")
 t0=$SECONDS
 if (cd "$src" && dpkg-buildpackage -us -uc -b) > "$OUT/dpkg-buildpackage.log" 2>&1 && [ -f "$OUT/build/$DEB" ]; then
-	ok "dpkg-buildpackage -us -uc -b: $DEB ($((SECONDS - t0)) s, $(stat -c %s "$OUT/build/$DEB") bytes)"
+	pass dpkg-buildpackage "-us -uc -b: $DEB ($((SECONDS - t0)) s, $(stat -c %s "$OUT/build/$DEB") bytes)"
 else
-	bad dpkg-buildpackage "$(tail -n 5 "$OUT/dpkg-buildpackage.log" | paste -sd' ')"; finish; exit 1
+	fail dpkg-buildpackage "$(tail -n 5 "$OUT/dpkg-buildpackage.log" | paste -sd' ')"; result_summary; exit 1
 fi
 deb=$OUT/build/$DEB
 
@@ -52,8 +52,8 @@ lintian -I "$OUT/build/kpatch-ng_${VERSION}_amd64.changes" > "$OUT/lintian.txt" 
 ne=$(grep -c '^E: ' "$OUT/lintian.txt" || true)
 nw=$(grep -c '^W: ' "$OUT/lintian.txt" || true)
 ni=$(grep -c '^I: ' "$OUT/lintian.txt" || true)
-if [ "$ne" = 0 ]; then ok "lintian: 0 errors, $nw warnings, $ni infos"
-else bad lintian "$ne errors: $(grep '^E: ' "$OUT/lintian.txt" | paste -sd' ')"; fi
+if [ "$ne" = 0 ]; then pass lintian "0 errors, $nw warnings, $ni infos"
+else fail lintian "$ne errors: $(grep '^E: ' "$OUT/lintian.txt" | paste -sd' ')"; fi
 grep -E '^(E|W|I): ' "$OUT/lintian.txt" | sed 's/^/    /' || true
 
 # ---- contents
@@ -66,26 +66,26 @@ for f in /usr/bin/kpatch-build /usr/bin/create-diff-object /usr/bin/klp-convert 
 	/usr/share/man/man1/klp-convert.1.gz /usr/share/man/man8/kpatch.8.gz \
 	/lib/systemd/system/kpatch.service /lib/systemd/system/kpatch@.service \
 	/usr/share/bash-completion/completions/kpatch /usr/share/bash-completion/completions/kpatch-build; do
-	if grep -qxF "$f" "$OUT/contents.txt"; then ok "package has $f"; else bad "package has $f" missing; fi
+	if grep -qxF "$f" "$OUT/contents.txt"; then pass "contents$f"; else fail "contents$f" missing; fi
 done
 deps=$(dpkg-deb -f "$deb" Depends)
 for d in gcc make binutils patch flex bison bc libelf-dev kmod libdwarf1 libelf1; do
-	case ", $deps," in *", $d"[\ ,]*) ok "depends on $d" ;; *) bad "depends on $d" "Depends: $deps" ;; esac
+	case ", $deps," in *", $d"[\ ,]*) pass "depends-$d" ;; *) fail "depends-$d" "Depends: $deps" ;; esac
 done
 
 # ---- install on this machine
-if dpkg -i "$deb" > "$OUT/dpkg-i.log" 2>&1; then ok "dpkg -i $DEB"
-else bad "dpkg -i" "$(tail -n 3 "$OUT/dpkg-i.log" | paste -sd' ')"; finish; exit 1; fi
+if dpkg -i "$deb" > "$OUT/dpkg-i.log" 2>&1; then pass dpkg-i "$DEB"
+else fail dpkg-i "$(tail -n 3 "$OUT/dpkg-i.log" | paste -sd' ')"; result_summary; exit 1; fi
 cleanup() { [ -n "${KPATCH_KEEP_PACKAGE:-}" ] || dpkg -P kpatch-ng > "$OUT/dpkg-P.log" 2>&1 || true; }
 trap cleanup EXIT
-check "dpkg -s kpatch-ng: installed" sh -c "dpkg -s kpatch-ng | grep -qx 'Status: install ok installed'"
-check "systemd-analyze verify kpatch.service kpatch@.service" \
+check dpkg-s-installed sh -c "dpkg -s kpatch-ng | grep -qx 'Status: install ok installed'"
+check systemd-analyze-verify \
 	systemd-analyze verify /lib/systemd/system/kpatch.service /lib/systemd/system/kpatch@livepatch-cmdline.service
 man_ok() {	# the page is installed and man renders it without a warning
 	man -w "$1" | grepq '^/usr/share/man/' || return 1
 	! MANWIDTH=80 man --warnings=all "$1" 2>&1 >/dev/null | grep .
 }
-for m in kpatch-build create-diff-object klp-convert kpatch; do check "man $m" man_ok "$m"; done
+for m in kpatch-build create-diff-object klp-convert kpatch; do check "man-$m" man_ok "$m"; done
 comp() {	# completion of WORDS... (the last one is being completed): COMPREPLY
 	PATH=/usr/sbin:/usr/bin:/bin bash -c '. /usr/share/bash-completion/completions/$1
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); "_${COMP_WORDS[0]//-/_}"; echo "${COMPREPLY[*]}"' comp "$@" 2>&1
@@ -93,8 +93,9 @@ comp() {	# completion of WORDS... (the last one is being completed): COMPREPLY
 for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|--skip-cleanup --skip-compiler-check --skip-gcc-check"; do
 	read -ra words <<<"${t%|*}"
 	c=$(comp "${words[@]}" || true)
-	if [ "$c" = "${t#*|}" ]; then ok "bash completion: ${t%|*} -> $c"
-	else bad "bash completion: ${t%|*}" "got '$c', want '${t#*|}'"; fi
+	n=completion-$(tr ' ' _ <<<"${t%|*}")
+	if [ "$c" = "${t#*|}" ]; then pass "$n" "${t%|*} -> $c"
+	else fail "$n" "${t%|*}: got '$c', want '${t#*|}'"; fi
 done
 
 # ---- the demo patch, built with the installed tools from another directory
@@ -105,9 +106,9 @@ t0=$SECONDS
 if (cd "$work" && env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin KPATCH_CACHE="$KPATCH_CACHE" \
 	kpatch-build -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline cmdline.patch) > "$OUT/kpatch-build.log" 2>&1 &&
 	[ -f "$work/livepatch-cmdline.ko" ]; then
-	ok "installed kpatch-build in $work: livepatch-cmdline.ko ($((SECONDS - t0)) s)"
+	pass installed-build "kpatch-build in $work: livepatch-cmdline.ko ($((SECONDS - t0)) s)"
 else
-	bad "installed kpatch-build" "$(tail -n 3 "$OUT/kpatch-build.log" | paste -sd' ')"; finish; exit 1
+	fail installed-build "$(tail -n 3 "$OUT/kpatch-build.log" | paste -sd' ')"; result_summary; exit 1
 fi
 cp "$work/livepatch-cmdline.ko" "$OUT/"
 # -d logs every command it ran; it also keeps its scratch directory (removed here)
@@ -116,18 +117,19 @@ cp "$log" "$OUT/kpatch-build-trace.log"
 find "$KPATCH_CACHE/kpatch-build/tmp" -mindepth 1 -maxdepth 1 -name 'cmdline.*' -newer "$work/cmdline.patch" \
 	-exec rm -rf {} +
 if grep -qF "$TOP" "$OUT/kpatch-build.log" "$log"; then
-	bad "no path into the repository" "$(grep -hF "$TOP" "$log" | head -n 2 | paste -sd' ')"
+	fail no-repository-path "$(grep -hF "$TOP" "$log" | head -n 2 | paste -sd' ')"
 else
-	ok "no path into the repository ($TOP) in the output and the -d log of the run"
+	pass no-repository-path "no path into the repository ($TOP) in the output and the -d log of the run"
 fi
 # the commands it ran (the -d log): the installed wrapper with the installed headers,
 # the installed differ and klp-convert
-check "patched compile: /usr/libexec/kpatch-ng/kpatch-cc -idirafter /usr/share/kpatch-ng/kmod/include" \
+# (patched compile: /usr/libexec/kpatch-ng/kpatch-cc -idirafter /usr/share/kpatch-ng/kmod/include)
+check patched-compile \
 	grep -qF "/usr/libexec/kpatch-ng/kpatch-cc -idirafter /usr/share/kpatch-ng/kmod/include" "$log"
 for t in create-diff-object klp-convert; do
 	ran=$(grep -oE "^\+ (\[[0-9.]*s\] )?[^ ]*/$t " "$log" | head -n 1 | awk '{ print $NF }' || true)
-	if [ -n "$ran" ] && [ "$(realpath -m "$ran")" = "/usr/bin/$t" ]; then ok "ran $ran (= /usr/bin/$t)"
-	else bad "ran /usr/bin/$t" "got '$ran'"; fi
+	if [ -n "$ran" ] && [ "$(realpath -m "$ran")" = "/usr/bin/$t" ]; then pass "ran-$t" "$ran (= /usr/bin/$t)"
+	else fail "ran-$t" "got '$ran', not /usr/bin/$t"; fi
 done
 # the same lookups kpatch-build makes (also those whose result is cached or not logged)
 lookup() {	# FUNCTION ARG: what the installed checks.sh answers
@@ -137,22 +139,22 @@ lookup() {	# FUNCTION ARG: what the installed checks.sh answers
 for t in kpatch-cc:/usr/libexec/kpatch-ng/kpatch-cc kpatch-struct-sizes:/usr/libexec/kpatch-ng/kpatch-struct-sizes \
 	create-diff-object:/usr/bin/create-diff-object klp-convert:/usr/bin/klp-convert; do
 	f=$(lookup find_tool "${t%%:*}")
-	if [ -n "$f" ] && [ "$(realpath -m "$f")" = "${t#*:}" ]; then ok "installed kpatch-build finds ${t%%:*}: ${t#*:}"
-	else bad "installed kpatch-build finds ${t%%:*}" "got '$f'"; fi
+	if [ -n "$f" ] && [ "$(realpath -m "$f")" = "${t#*:}" ]; then pass "finds-${t%%:*}" "${t#*:}"
+	else fail "finds-${t%%:*}" "got '$f', not ${t#*:}"; fi
 done
 f=$(lookup find_kmod_template "")
-if [ "$f" = /usr/share/kpatch-ng/kmod/patch ]; then ok "installed kpatch-build finds the template: $f"
-else bad "installed kpatch-build finds the template" "got '$f'"; fi
+if [ "$f" = /usr/share/kpatch-ng/kmod/patch ]; then pass finds-template "$f"
+else fail finds-template "got '$f'"; fi
 dash /usr/sbin/kpatch info "$work/livepatch-cmdline.ko" > "$OUT/info.txt" 2>&1 || true
-check "installed kpatch info: vmlinux cmdline_proc_show" grep -qx '    cmdline_proc_show' "$OUT/info.txt"
+check kpatch-info-installed grep -qx '    cmdline_proc_show' "$OUT/info.txt"
 rm -rf "$work"
 
 # ---- boot it: loaded and unloaded by the installed kpatch
 if "$TOP/integration/run-guest.sh" --timeout 180 --log "$OUT/guest.log" --file /usr/sbin/kpatch:/bin/kpatch \
 	"$KBZIMAGE" "$TOP/test/package/guest-installed.sh" "$OUT/livepatch-cmdline.ko" > "$OUT/run-guest.out" 2>&1; then
-	ok "booted: $(grep -c 'KPTEST-PASS' "$OUT/guest.log") guest checks passed"
+	pass boot "$(grep -c 'KPTEST-PASS' "$OUT/guest.log") guest checks passed"
 else
-	bad "boot" "$(head -n 3 "$OUT/run-guest.out" | paste -sd' ')"
+	fail boot "$(head -n 3 "$OUT/run-guest.out" | paste -sd' ')"
 fi
 sed -n 's/.*KPTEST-INFO guest-installed /    guest: /p' "$OUT/guest.log"
 
@@ -165,17 +167,24 @@ t0=$SECONDS src=0
 	"$TOP/test/kpatch-build/run-tests.sh" --installed /usr) > "$OUT/kpatch-build-suite.log" 2>&1 || src=$?
 rmdir "$suite_dir" 2>/dev/null || true
 slog=$OUT/kpatch-build-suite.log
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$slog" | tail -n 1 || true)
+line=$(grep -E '^([A-Za-z0-9_.-]+: )?[0-9]+ passed, [0-9]+ failed' "$slog" | tail -n 1 || true)
 if [ -z "$line" ]; then
-	bad "kpatch-build suite --installed /usr" "no summary (exit $src): $(tail -n 3 "$slog" | paste -sd' ')"
+	fail kpatch-build-suite "no summary (exit $src): $(tail -n 3 "$slog" | paste -sd' ')"
 else
-	sp=${line%% passed*} sf=${line#*, }; sf=${sf%% failed}
-	pass=$((pass + sp)); fail=$((fail + sf))
-	grep -E '^(FAIL|SKIP) ' "$slog" | sed 's/^/    kpatch-build: /' || true
-	echo "     kpatch-build suite --installed /usr, from $suite_dir: $line, $(grep -c '^SKIP ' "$slog" || true) skipped ($((SECONDS - t0)) s, log $slog)"
-	[ "$src" = 0 ] || [ "$sf" != 0 ] || bad "kpatch-build suite --installed /usr" "exit $src with 0 failed"
+	# its checks are this suite's: each one again under kpatch-build/ (its
+	# passes counted, not printed again)
+	while read -r verdict check reason; do
+		case $verdict in
+		PASS) RESULT_QUIET_PASS=1 pass "kpatch-build/${check%:}" ;;
+		FAIL) fail "kpatch-build/${check%:}" "$reason" ;;
+		SKIP) skip "kpatch-build/${check%:}" "$reason" ;;
+		esac
+	done < <(grep -E '^(PASS|FAIL|SKIP) ' "$slog")
+	echo "     kpatch-build suite --installed /usr, from $suite_dir: $line ($((SECONDS - t0)) s, log $slog)"
+	sf=$(grep -oE '[0-9]+ failed' <<<"$line"); sf=${sf%% *}
+	[ "$src" = 0 ] || [ "$sf" != 0 ] || fail kpatch-build-suite "exit $src with 0 failed"
 	for c in report-success report-dot report-refused kernel-report kernel-report-dot kernel-report-refused; do
-		grep -qE "^(PASS|FAIL) $c(:|\$)" "$slog" || bad "kpatch-build suite --installed /usr: $c" "did not run"
+		grep -qE "^(PASS|FAIL) $c(:|\$)" "$slog" || fail "kpatch-build-suite/$c" "did not run"
 	done
 fi
-finish
+result_summary

@@ -18,7 +18,7 @@
 #
 # usage: run.sh [-g|--graph] — with -g, also print the module graph (one
 # "user -> provider" line per dependency). The last line is
-# "N passed, N failed".
+# "static: N passed, N failed, N skipped" (test/lib/result.sh).
 set -uo pipefail
 export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,11 +27,10 @@ cd "$top" || exit 1
 graph=0
 [ "${1:-}" = -g ] || [ "${1:-}" = --graph ] && graph=1
 out=$top/test/out/static
-rm -rf "$out"; mkdir -p "$out"
-pass=0 fail=0
-
-ok() { echo "ok   $1"; pass=$((pass + 1)); }
-bad() { echo "FAIL $1"; sed 's/^/     /' "$2"; fail=$((fail + 1)); }
+rm -rf "$out"
+# shellcheck source=test/lib/result.sh
+. "$here/../lib/result.sh"
+result_init static "$out"
 
 # the library every tool links (libkp.a) and the programs built on it
 LIB=(lib/*.c arch/*.c arch/*/*.c)
@@ -97,8 +96,8 @@ check_modules() {
 	lib_tools=$(join <(undefined "${LIB[@]}") <(defined "${srcs[@]}") |
 		awk '{ print "library depends on a tool: " $2 " uses " $1 " of " $3 }')
 	[ -z "$lib_tools" ] || echo "$lib_tools" >> "$log"
-	if [ -s "$log" ]; then bad "modules: the .c files' dependencies have no cycle" "$log"
-	else ok "modules: the .c files' dependencies have no cycle ($(wc -l < "$out/graph.txt") dependencies)"; fi
+	if [ -s "$log" ]; then fail modules "the .c files' dependencies have a cycle ($log)" "$log"
+	else pass modules "the .c files' dependencies have no cycle ($(wc -l < "$out/graph.txt") dependencies)"; fi
 }
 
 # function names of "/* FILE:LINE:NK */ decl;" lines of the .aux files
@@ -128,8 +127,8 @@ check_declarations() {
 		grep -qxF "$h" "$out/included.txt" ||
 			echo "$h: no source of the tools includes it" >> "$log"
 	done
-	if [ -s "$log" ]; then bad "declarations: every function a header declares is defined" "$log"
-	else ok "declarations: every function a header declares is defined ($(wc -l < "$out/declared.txt") declarations)"; fi
+	if [ -s "$log" ]; then fail declarations "a function a header declares is not defined ($log)" "$log"
+	else pass declarations "every function a header declares is defined ($(wc -l < "$out/declared.txt") declarations)"; fi
 }
 
 check_passes() {
@@ -146,8 +145,8 @@ check_passes() {
 			for (i = 1; i <= n; i++) entry[e[i]] = 1 }
 		     $1 in entry { print $2 " calls the pass entry point " $1 }' > "$log"
 	[ "$(echo "$entries" | wc -l)" -gt 10 ] || echo "main.c: no pass table found" >> "$log"
-	if [ -s "$log" ]; then bad "passes: only main.c runs a pass" "$log"
-	else ok "passes: only main.c runs a pass ($(echo "$entries" | wc -l) entry points)"; fi
+	if [ -s "$log" ]; then fail passes "not only main.c runs a pass ($log)" "$log"
+	else pass passes "only main.c runs a pass ($(echo "$entries" | wc -l) entry points)"; fi
 }
 
 check_library_exits() {
@@ -156,13 +155,13 @@ check_library_exits() {
 	undefined "${LIB[@]}" |
 		awk '$1 ~ /^(exit|_exit|_Exit|abort|err|errx|verr|verrx|die|error|error_at_line)$/ &&
 		     !($2 == "lib/util.c" && $1 == "exit") { print $2 " calls " $1 }' > "$log"
-	if [ -s "$log" ]; then bad "library-exits: the library returns its errors" "$log"
-	else ok "library-exits: the library returns its errors"; fi
+	if [ -s "$log" ]; then fail library-exits "the library does not return its errors ($log)" "$log"
+	else pass library-exits "the library returns its errors"; fi
 }
 
 if ! compile; then
-	bad "compile: the tools' sources" "$out/compile.log"
-	echo "$pass passed, $fail failed"
+	fail compile "the tools' sources ($out/compile.log)" "$out/compile.log"
+	result_summary
 	exit 1
 fi
 check_modules
@@ -170,5 +169,4 @@ check_declarations
 check_passes
 check_library_exits
 [ $graph = 0 ] || sed 's/ / -> /' "$out/graph.txt"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+result_summary
