@@ -27,7 +27,8 @@
  *                            symbolically, __LINE__-only changes ignored
  *   propagate   propagate.c  changes that reach the users of what changed
  *   inline      inline*.c    report: which inlined callee a change lies in
- *                            (DWARF, when the object has it)
+ *                            (DWARF, when the object has it), if ORIG
+ *                            inlined it there too: not a call the patch adds
  *   include     include.c    changed/new functions and what they need
  *   special     special.c    entries of special sections for included code
  *   include-special include.c  what those entries need

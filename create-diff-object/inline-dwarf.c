@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The DWARF side of inline.c: the innermost DW_TAG_inlined_subroutine of
- * the PATCHED object covering a given place, and the name of its callee
- * (through DW_AT_abstract_origin/DW_AT_specification). Only subprograms
- * with pc ranges at the top, then inlined instances and lexical blocks
- * below them, and only where a wanted place lies, are read.
+ * The DWARF side of inline.c. In PATCHED: the innermost
+ * DW_TAG_inlined_subroutine covering a given place, the name of its callee
+ * (through DW_AT_abstract_origin/DW_AT_specification) and the chain of
+ * inlined callees around it. Then, counted in ORIG and in PATCHED, the
+ * inlined instances with that same chain anywhere in the changed code and
+ * in its twin: a call that only PATCHED inlines is new code of its
+ * caller, not a change of the callee. Only subprograms with pc ranges at
+ * the top, then inlined instances and lexical blocks below them, and only
+ * where a wanted place lies (when counting: the whole subprogram of the
+ * code), are read.
  *
- * Any libdwarf error ends the walk and the lookup answers nothing.
+ * Any libdwarf error ends the walk and the lookup (or count) answers
+ * nothing.
  * inline-elf.c hands libdwarf the sections (and says why that way).
  */
 #include <stdlib.h>
@@ -23,6 +29,9 @@ struct range {
 
 struct walk {
 	const struct cdo *c;
+	struct elf *elf;	/* the object read: PATCHED or ORIG */
+	bool count;		/* count the wants' chains, not find them */
+	bool *active;		/* count: the wants the subprogram is the code of */
 	Dwarf_Debug dbg;
 	Dwarf_Half version;	/* of the CU being walked */
 	Dwarf_Addr cu_base;	/* its base address (DWARF 2-4 ranges) */
@@ -224,10 +233,13 @@ static char *callee_name(struct walk *w, Dwarf_Die die)
 	return name;
 }
 
-/* An inlined instance covering a wanted address: innermost one wins. */
-static void match(struct walk *w, Dwarf_Die die, unsigned int depth)
+/*
+ * PATCHED: an inlined instance covering a wanted address, with the chain
+ * of callees it is in (outermost first): the innermost one wins.
+ */
+static void match(struct walk *w, const char *name, const char *chain,
+		  unsigned int depth)
 {
-	char *name = NULL;
 	size_t i;
 
 	for (i = 0; i < w->nwants; i++) {
@@ -235,25 +247,110 @@ static void match(struct walk *w, Dwarf_Die die, unsigned int depth)
 
 		if ((wt->callee && wt->depth >= depth) || !covers(w, wt->addr))
 			continue;
-		if (!name)
-			name = callee_name(w, die);
-		if (!name)
-			return;
 		free(wt->callee);
+		free(wt->chain);
 		wt->callee = xstrdup(name);
+		wt->chain = xstrdup(chain);
 		wt->depth = depth;
 	}
-	free(name);
+}
+
+/* count: one more instance of @chain in the code of the active wants. */
+static void count_chain(struct walk *w, const char *chain)
+{
+	bool orig = w->elf == w->c->orig;
+	size_t i;
+
+	for (i = 0; i < w->nwants; i++) {
+		struct inline_want *wt = &w->wants[i];
+
+		if (!w->active[i] || !wt->chain || strcmp(wt->chain, chain))
+			continue;
+		if (orig)
+			wt->n_orig++;
+		else
+			wt->n_patched++;
+	}
+}
+
+/* count: do the pc ranges just read meet [@lo, @hi)? */
+static bool overlaps(const struct walk *w, Dwarf_Addr lo, Dwarf_Addr hi)
+{
+	size_t i;
+
+	for (i = 0; i < w->nranges; i++)
+		if (lo < w->ranges[i].hi && w->ranges[i].lo < hi)
+			return true;
+	return false;
+}
+
+/*
+ * count: which wants' code the subprogram just read is. Its pc may start
+ * past the symbol (after aarch64's patchable NOPs and BTI): any overlap.
+ */
+static bool activate(struct walk *w)
+{
+	bool orig = w->elf == w->c->orig;
+	bool any = false;
+	size_t i;
+
+	for (i = 0; i < w->nwants; i++) {
+		const struct inline_want *wt = &w->wants[i];
+
+		w->active[i] = orig ? overlaps(w, wt->orig_lo, wt->orig_hi) :
+				      overlaps(w, wt->lo, wt->hi);
+		any |= w->active[i];
+	}
+	return any;
+}
+
+/*
+ * Is @die's subtree to be read? PATCHED: where a wanted address lies (a
+ * subprogram without pc is abstract; a block without is a scope). To
+ * count: the code's subprogram whole, its .cold part and the inlined
+ * instances that left no code included, for every call counts.
+ */
+static bool wanted(struct walk *w, Dwarf_Die die, unsigned int depth)
+{
+	if (w->count && depth)
+		return true;
+	if (!die_ranges(w, die))
+		return false;
+	if (w->count)
+		return w->nranges && activate(w);
+	return w->nranges ? covers_any(w) : depth;
 }
 
 static void walk_children(struct walk *w, Dwarf_Die parent,
-			  unsigned int depth);
+			  unsigned int depth, const char *chain);
+
+/* An inlined instance: its callee joins the chain of its subtree. */
+static void visit_inlined(struct walk *w, Dwarf_Die die, unsigned int depth,
+			  const char *chain)
+{
+	char *name = callee_name(w, die);
+	char *sub;
+
+	if (w->failed)
+		goto out;
+	/* a name libdwarf cannot give matches nothing, but its subtree may */
+	sub = xasprintf("%s%s%s", chain, *chain ? " " : "", name ? name : "?");
+	if (name && w->count)
+		count_chain(w, sub);
+	else if (name)
+		match(w, name, sub, depth);
+	walk_children(w, die, depth + 1, sub);
+	free(sub);
+out:
+	free(name);
+}
 
 /*
  * Only subprograms at the top, then inlined instances and lexical blocks
- * below them, and only where a wanted address lies.
+ * below them, and only where wanted().
  */
-static void visit(struct walk *w, Dwarf_Die die, unsigned int depth)
+static void visit(struct walk *w, Dwarf_Die die, unsigned int depth,
+		  const char *chain)
 {
 	Dwarf_Error err = NULL;
 	Dwarf_Half tag;
@@ -267,18 +364,16 @@ static void visit(struct walk *w, Dwarf_Die die, unsigned int depth)
 	if (depth ? tag != DW_TAG_inlined_subroutine &&
 		    tag != DW_TAG_lexical_block : tag != DW_TAG_subprogram)
 		return;
-	if (!die_ranges(w, die))
-		return;
-	/* a subprogram without pc is abstract; a block without is a scope */
-	if (w->nranges ? !covers_any(w) : !depth)
+	if (!wanted(w, die, depth))
 		return;
 	if (tag == DW_TAG_inlined_subroutine)
-		match(w, die, depth);
-	walk_children(w, die, depth + 1);
+		visit_inlined(w, die, depth, chain);
+	else
+		walk_children(w, die, depth + 1, chain);
 }
 
 static void walk_children(struct walk *w, Dwarf_Die parent,
-			  unsigned int depth)
+			  unsigned int depth, const char *chain)
 {
 	Dwarf_Error err = NULL;
 	Dwarf_Die die, next;
@@ -288,7 +383,7 @@ static void walk_children(struct walk *w, Dwarf_Die parent,
 		return;
 	res = dwarf_child(parent, &die, &err);
 	while (res == DW_DLV_OK) {
-		visit(w, die, depth);
+		visit(w, die, depth, chain);
 		if (w->failed) {
 			dwarf_dealloc_die(die);
 			return;
@@ -314,7 +409,7 @@ static void walk_cu(struct walk *w)
 	w->cu_base = 0;
 	res = dwarf_lowpc(cu, &w->cu_base, &err);
 	if (dw_ok(w, res, err))
-		walk_children(w, cu, 0);
+		walk_children(w, cu, 0, "");
 	dwarf_dealloc_die(cu);
 }
 
@@ -328,9 +423,10 @@ static void walk_dwarf(struct walk *w)
 	Dwarf_Error err = NULL;
 	int res;
 
-	m = dwarf_model_open(w->c, w->c->patched, &w->dbg);
+	m = dwarf_model_open(w->c, w->elf, &w->dbg);
 	if (!m) {
-		debugf("inline: %s: no usable debug info", w->c->objname);
+		debugf("inline: %s: no usable debug info%s", w->c->objname,
+		       w->elf == w->c->orig ? " in ORIG" : "");
 		w->failed = true;
 		return;
 	}
@@ -349,9 +445,33 @@ static void walk_dwarf(struct walk *w)
 bool inline_dwarf_lookup(const struct cdo *c, struct inline_want *wants,
 			 size_t n)
 {
-	struct walk w = { .c = c, .wants = wants, .nwants = n };
+	struct walk w = { .c = c, .elf = c->patched, .wants = wants,
+			  .nwants = n };
 
 	walk_dwarf(&w);
 	free(w.ranges);
+	return !w.failed;
+}
+
+bool inline_dwarf_count(const struct cdo *c, struct elf *elf,
+			struct inline_want *wants, size_t n)
+{
+	struct walk w = { .c = c, .elf = elf, .count = true, .wants = wants,
+			  .nwants = n, .failed = !inline_dwarf_usable(elf) };
+	size_t i;
+
+	if (!w.failed) {
+		w.active = xcalloc(n, sizeof(*w.active));
+		walk_dwarf(&w);
+		free(w.active);
+		free(w.ranges);
+	}
+	/* counts cut short by an error are no answer: none at all */
+	for (i = 0; w.failed && i < n; i++) {
+		if (elf == c->orig)
+			wants[i].n_orig = 0;
+		else
+			wants[i].n_patched = 0;
+	}
 	return !w.failed;
 }

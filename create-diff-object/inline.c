@@ -16,6 +16,15 @@
  * hold a change are looked at too, in order: the first of all these
  * places that lies in inlined code names the callee. inline-dwarf.c finds
  * the innermost inlined instance covering each place.
+ *
+ * That the changed code is inlined code does not make the callee the
+ * cause: a patch that adds a call to an unchanged static inline function
+ * changes its caller in its own right. So the callee is named only when
+ * ORIG's twin of the changed code inlined it as well, as often (by the
+ * same chain of inlined callees: inline-dwarf.c counts them in both), or
+ * when the callee is itself a changed function. A change lying in a call
+ * that only PATCHED inlines is new code of the caller, and the report
+ * gives the caller's own reason.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +128,7 @@ static long first_diff(const struct cdo *c, const struct symbol *p)
 static void add_want(struct inline_want **wants, size_t *n, struct symbol *func,
 		     const struct symbol *piece, long off)
 {
+	const struct symbol *twin = si(piece)->twin;
 	struct inline_want *wt;
 
 	*wants = xrealloc(*wants, (*n + 1) * sizeof(**wants));
@@ -126,6 +136,11 @@ static void add_want(struct inline_want **wants, size_t *n, struct symbol *func,
 	memset(wt, 0, sizeof(*wt));
 	wt->func = func;
 	wt->addr = inline_addr(piece->sec, piece->offset + (uint64_t)off);
+	/* the code whose inlined calls are counted, and its twin's */
+	wt->lo = inline_addr(piece->sec, piece->offset);
+	wt->hi = wt->lo + (piece->size ? piece->size : 1);
+	wt->orig_lo = inline_addr(twin->sec, twin->offset);
+	wt->orig_hi = wt->orig_lo + (twin->size ? twin->size : 1);
 	debugf("inline: %s: first difference at %s+0x%lx", func->name,
 	       piece->name, off);
 }
@@ -260,6 +275,67 @@ static bool same_function(const char *func, const char *callee)
 	return strlen(callee) == n && !strncmp(func, callee, n);
 }
 
+/* @callee is a function (or a clone of it) that changed itself. */
+static bool changed_function(const struct cdo *c, const char *callee)
+{
+	struct symbol *sym;
+
+	for_each_sym(c->patched, sym)
+		if (is_func(sym) && si(sym)->status == CHANGED &&
+		    same_function(sym->name, callee))
+			return true;
+	return false;
+}
+
+/*
+ * What a change at @wt says of its function: 1, it lies in the code of a
+ * changed callee; -1, in a call only PATCHED inlines there (new code of
+ * the function: ORIG inlined the callee there fewer times, if at all); 0,
+ * in the function's own code. A function is never its own inlined callee.
+ */
+static int change_cause(const struct cdo *c, const struct inline_want *wt)
+{
+	if (!wt->callee || same_function(wt->func->name, wt->callee))
+		return 0;
+	if ((wt->n_orig && wt->n_patched <= wt->n_orig) ||
+	    changed_function(c, wt->callee))
+		return 1;
+	return -1;
+}
+
+/*
+ * A function's wants are together and in address order: its first
+ * changed callee names it (the first difference may be its own prologue
+ * saving one more register). None does when one of its changes is new
+ * inlined code: then its own source changed, whatever else did.
+ */
+static void name_callees(const struct cdo *c, struct inline_want *wants,
+			 size_t n)
+{
+	const struct inline_want *named, *added;
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		named = added = NULL;
+		for (j = i; j < n && wants[j].func == wants[i].func; j++) {
+			int cause = change_cause(c, &wants[j]);
+
+			if (cause < 0 && !added)
+				added = &wants[j];
+			else if (cause > 0 && !named)
+				named = &wants[j];
+		}
+		if (added)
+			debugf("inline: %s: %s inlined %u time(s), %u in ORIG: new code of its own",
+			       added->func->name, added->callee,
+			       added->n_patched, added->n_orig);
+		else if (named)
+			si(named->func)->inlined =
+				xasprintf("inlined callee %s changed",
+					  named->callee);
+	}
+}
+
 void explain_inlined(struct cdo *c)
 {
 	struct inline_want *wants = NULL;
@@ -269,18 +345,20 @@ void explain_inlined(struct cdo *c)
 		return;
 	n = collect_wants(c, &wants);
 	/*
-	 * A function's wants are in address order: its first callee names it
-	 * (the first difference may be its own prologue saving one more
-	 * register), never the function itself.
+	 * ORIG unreadable: no callee is known to be inlined there, and only
+	 * one that changed itself can be named. PATCHED's instances uncounted
+	 * (an error the lookup did not meet): inlined in ORIG at all is enough.
 	 */
-	if (n && inline_dwarf_lookup(c, wants, n))
-		for (i = 0; i < n; i++)
-			if (wants[i].callee && !si(wants[i].func)->inlined &&
-			    !same_function(wants[i].func->name, wants[i].callee))
-				si(wants[i].func)->inlined =
-					xasprintf("inlined callee %s changed",
-						  wants[i].callee);
-	for (i = 0; i < n; i++)
+	if (n && inline_dwarf_lookup(c, wants, n)) {
+		if (!inline_dwarf_count(c, c->orig, wants, n))
+			debugf("inline: %s: ORIG's debug info not read",
+			       c->objname);
+		inline_dwarf_count(c, c->patched, wants, n);
+		name_callees(c, wants, n);
+	}
+	for (i = 0; i < n; i++) {
 		free(wants[i].callee);
+		free(wants[i].chain);
+	}
 	free(wants);
 }

@@ -7,12 +7,17 @@
 #include <libdwarf/libdwarf.h>
 #include "cdo.h"
 
-/* A changed function to explain, by the place of its first change. */
+/* A changed function to explain, by a place where it changed. */
 struct inline_want {
 	struct symbol *func;	/* gets the report */
-	uint64_t addr;		/* inline_addr() of its first change */
+	uint64_t addr;		/* inline_addr() of the change, in PATCHED */
 	char *callee;		/* innermost inlined callee covering addr */
+	char *chain;		/* the callees around addr, outermost first */
 	unsigned int depth;	/* that instance's nesting in its subprogram */
+	uint64_t lo, hi;	/* the changed piece, [lo, hi) in PATCHED */
+	uint64_t orig_lo, orig_hi; /* its twin, in ORIG */
+	unsigned int n_patched;	/* inlined instances of chain in the piece */
+	unsigned int n_orig;	/* and in its twin */
 };
 
 /* inline-elf.c: @sec+@off in the synthetic link the DWARF is read in. */
@@ -28,5 +33,12 @@ void dwarf_model_close(struct dwarf_model *m, Dwarf_Debug dbg);
 /* inline-dwarf.c: fill in the callees from PATCHED's DWARF; false when it is unreadable. */
 bool inline_dwarf_lookup(const struct cdo *c, struct inline_want *wants,
 			 size_t n);
+/*
+ * inline-dwarf.c: count the instances of each chain in @elf (ORIG or
+ * PATCHED) into n_orig or n_patched; false, and those all 0, when its
+ * DWARF is unreadable.
+ */
+bool inline_dwarf_count(const struct cdo *c, struct elf *elf,
+			struct inline_want *wants, size_t n);
 
 #endif
