@@ -38,7 +38,7 @@ KP_ARCH_TOOL=run-guest
 kp_arch_init
 
 scripts=() modules=() files=()
-log= tmo=180 stmo=60 mem=512 smp=1 append= allow_warn=0 accel=tcg kernel=
+log='' tmo=180 stmo=60 mem=512 smp=1 append='' allow_warn=0 accel=tcg kernel=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--script) scripts+=("${2:?}"); shift ;;
@@ -78,9 +78,12 @@ ppc64le:*) die "$kernel is not a ppc64le ELF vmlinux (ARCH=ppc64le boots vmlinux
 *:*ELF*PowerPC*) die "$kernel is a PowerPC kernel but ARCH is $KP_ARCH (use ARCH=ppc64le)" ;;
 esac
 
-name=$(basename "${scripts[0]}" .sh)
+# a test's name: its script's file name without .sh, or .guest (a patch test's,
+# integration/lib/patchspec.sh)
+tname() { local b; b=$(basename "$1" .sh); basename "$b" .guest; }
+name=$(tname "${scripts[0]}")
 logname=$name
-for s in "${scripts[@]:1}"; do name=$name+$(basename "$s" .sh); done
+for s in "${scripts[@]:1}"; do name=$name+$(tname "$s"); done
 if [ -z "$log" ]; then
 	eval "$("$HERE/kernel-cache.sh" --no-build --print-env 2>/dev/null || true)"
 	log=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/logs/$logname.log
