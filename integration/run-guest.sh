@@ -61,7 +61,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$kernel" ] && [ ${#scripts[@]} -gt 0 ] || die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
+if [ -z "$kernel" ] || [ ${#scripts[@]} -eq 0 ]; then
+	die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
+fi
 case $tmo$stmo$smp in ''|*[!0-9]*) die "--timeout, --script-timeout and --smp need whole numbers" ;; esac
 
 if [ "$kernel" = cached ]; then
@@ -93,7 +95,7 @@ mkdir -p "$(dirname "$log")"
 work=$(mktemp -d "${TMPDIR:-/tmp}/kpatch-guest.XXXXXX")
 qpid=
 cleanup() {
-	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null || true
+	if [ -n "$qpid" ]; then kill "$qpid" 2>/dev/null || true; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -148,7 +150,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 fi
 if [ -n "$kbad" ]; then
 	echo "run-guest: FAIL $where kernel: $(echo "$kbad" | head -1) (last marker: ${lastm:-none})" >&2
-	echo "$kbad" | sed 's/^/    /' >&2
+	while IFS= read -r l; do echo "    $l"; done <<<"$kbad" >&2
 	echo "run-guest: $summary" >&2
 	exit 1
 fi
