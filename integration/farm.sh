@@ -27,7 +27,7 @@
 #      object's .comment, as a farm host with another gcc would make it): refused by
 #      kpatch-cc, naming the object and both compilers.
 #   6. the modules of 1-3 (and 4's) booted in one qemu run: each one's guest checks
-#      (integration/patches/NN-name.sh) pass.
+#      (integration/patches/NN-name.guest) pass.
 # The last line is "N passed, N failed"; the figures go to $OUT/figures.txt
 # (default test/out/farm/).
 #
@@ -293,7 +293,7 @@ check other-compiler-named "$(grep -m1 -o 'kpatch-cc: .*' "$T/other.out")" \
 args=()
 for m in orig/livepatch-proc-meminfo:01-proc-meminfo second/livepatch-new-function:02-new-function \
 	conc1/livepatch-static-inline:06-static-inline conc2/livepatch-constprop-clone:10-constprop-clone; do
-	args+=(--script "$PDIR/${m#*:}.sh" --module "$T/${m%%:*}.ko")
+	args+=(--script "$PDIR/${m#*:}.guest" --module "$T/${m%%:*}.ko")
 done
 if "$HERE/run-guest.sh" --timeout "$tmo" --log "$OUT/guest.log" \
 	--file "$HERE/guest/suite-lib.sh:/lib/kp-suite.sh" "$KBZIMAGE" "${args[@]}" > "$T/guest.out" 2>&1; then

@@ -39,7 +39,7 @@ KP_ARCH_TOOL=run-guest
 kp_arch_init
 
 scripts=() modules=() files=()
-log= tmo=180 stmo=60 mem=512 smp=1 append= allow_warn=0 accel=tcg kernel=
+log='' tmo=180 stmo=60 mem=512 smp=1 append='' allow_warn=0 accel=tcg kernel=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	--script) scripts+=("${2:?}"); shift ;;
@@ -63,7 +63,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -n "$kernel" ] && [ ${#scripts[@]} -gt 0 ] || die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
+if [ -z "$kernel" ] || [ ${#scripts[@]} -eq 0 ]; then
+	die "usage: run-guest.sh [options] BZIMAGE|cached GUEST_SCRIPT [MODULE.ko ...]"
+fi
 case $tmo$stmo$smp in ''|*[!0-9]*) die "--timeout, --script-timeout and --smp need whole numbers" ;; esac
 
 if [ "$kernel" = cached ]; then
@@ -80,9 +82,12 @@ ppc64le:*) die "$kernel is not a ppc64le ELF vmlinux (ARCH=ppc64le boots vmlinux
 *:*ELF*PowerPC*) die "$kernel is a PowerPC kernel but ARCH is $KP_ARCH (use ARCH=ppc64le)" ;;
 esac
 
-name=$(basename "${scripts[0]}" .sh)
+# a test's name: its script's file name without .sh, or .guest (a patch test's,
+# integration/lib/patchspec.sh)
+tname() { local b; b=$(basename "$1" .sh); basename "$b" .guest; }
+name=$(tname "${scripts[0]}")
 logname=$name
-for s in "${scripts[@]:1}"; do name=$name+$(basename "$s" .sh); done
+for s in "${scripts[@]:1}"; do name=$name+$(tname "$s"); done
 if [ -z "$log" ]; then
 	eval "$("$HERE/kernel-cache.sh" --no-build --print-env 2>/dev/null || true)"
 	log=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/logs/$logname.log
@@ -92,7 +97,7 @@ mkdir -p "$(dirname "$log")"
 work=$(mktemp -d "${TMPDIR:-/tmp}/kpatch-guest.XXXXXX")
 qpid=
 cleanup() {
-	[ -n "$qpid" ] && kill "$qpid" 2>/dev/null || true
+	if [ -n "$qpid" ]; then kill "$qpid" 2>/dev/null || true; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -147,7 +152,7 @@ if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 fi
 if [ -n "$kbad" ]; then
 	echo "run-guest: FAIL $where kernel: $(echo "$kbad" | head -1) (last marker: ${lastm:-none})" >&2
-	echo "$kbad" | sed 's/^/    /' >&2
+	while IFS= read -r l; do echo "    $l"; done <<<"$kbad" >&2
 	echo "run-guest: $summary" >&2
 	exit 1
 fi

@@ -15,7 +15,7 @@
 # the reverted files of the kernel's source: the same functions change.
 #
 # The patches and what is expected of them (integration/stable/NN.expect, .guest,
-# .check: the zoo's format, see integration/zoo.sh) are laid out in
+# .check: the format of lib/patchspec.sh, with its overrides) are laid out in
 # test/out/stable/$KERNEL.patches/ and run by the zoo: each built with
 # kpatch-build (--report), the built ones loaded in one boot of the kernel (a
 # patched module's target loaded first; a target the guest cannot load leaves the
@@ -49,6 +49,9 @@ debian-6.1) ;;
 *) echo "stable: KERNEL=$KERNEL: the fixes are run on Debian's stock 6.1 kernel (debian-6.1)" >&2; exit 2 ;;
 esac
 
+# shellcheck source=integration/lib/patchspec.sh
+. "$HERE/lib/patchspec.sh"
+
 # the source of the kernel the fixes are reverted from
 ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "stable: unpacking $KERNEL failed" >&2; exit 1; }
 eval "$ENV"
@@ -66,10 +69,12 @@ test_name() {
 revert_patch() {
 	local fix=$1 src=$2 w f rc=1
 	w=$(mktemp -d) || return 1
-	for f in $(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$fix"); do
-		mkdir -p "$w/a/$(dirname "$f")" "$w/b/$(dirname "$f")" &&
-			cp "$src/$f" "$w/a/$f" && cp "$src/$f" "$w/b/$f" || { rm -rf "$w"; return 1; }
-	done
+	while read -r f; do
+		if ! { mkdir -p "$w/a/$(dirname "$f")" "$w/b/$(dirname "$f")" &&
+			cp "$src/$f" "$w/a/$f" && cp "$src/$f" "$w/b/$f"; }; then
+			rm -rf "$w"; return 1
+		fi
+	done < <(sed -n 's|^+++ b/\([^[:space:]]*\).*|\1|p' "$fix")
 	if (cd "$w/b" && patch -s -R -p1 --no-backup-if-mismatch < "$fix"); then
 		(cd "$w" && diff -ru a b)
 		[ $? = 1 ] && rc=0	# (diff: 1 = they differ)
@@ -92,13 +97,14 @@ fix_reason() {
 	case $res in
 	refused|FAIL)
 		r=$(grep -m1 -E '^kpatch-build: (error|refus)|: refus|error:' "$d/build.log" 2>/dev/null | sed 's/^kpatch-build: error: //')
-		[ -n "$r" ] || r=$(grep -m1 "zoo: FAIL $t " "$OUT/zoo.log" | sed "s/^zoo: FAIL $t //") ;;
+		[ -n "$r" ] || r=$(grep -m1 "^FAIL $t/" "$OUT/zoo.log" | sed "s|^FAIL $t/||") ;;
 	esac
 	[ -n "$r" ] || r=$(grep -o "KPTEST-INFO zoo-guest $t: target .*did not load" "$OUT/guest.log" 2>/dev/null | head -n1 | sed 's/.*: target/target/; s/$/: the patch stays deferred/')
 	echo "${r:--}"
 }
 
 # the fixes' table and results.json, from the zoo's results and reports
+# shellcheck disable=SC2094  # (results.txt is only read; stable.txt is complete before the awk reads it)
 stable_table() {
 	local out=$1 list=$2 t nn fix target bs res reason n=0 nl=0 nr=0 nf=0 ns=0 first=1
 	local fmt='%-44s %-14s %7s  %-8s %-7s %s' ran fixname
@@ -152,20 +158,25 @@ for fix in "$FIXES"/patches/[0-9][0-9]-*.patch; do
 	t=$(test_name "$b")
 	revert_patch "$fix" "$KSRC" > "$P/$t.patch" ||
 		{ echo "stable: the revert of $b does not apply to $KSRC" >&2; exit 1; }
-	for x in expect check; do
-		[ -f "$HERE/stable/$nn.$x" ] && cp "$HERE/stable/$nn.$x" "$P/$t.$x"
-	done
+	# what is expected of fix NN: integration/stable/NN.* (lib/patchspec.sh's
+	# format and overrides), resolved for this kernel, under the test's name
+	ps_expect "$HERE/stable" "$nn" > "$P/$t.expect"
 	if [ $ALL = 0 ] && [ "$(awk -F'\t' -v n="$nn" '$1 == n { print $11 }' "$FIXES/list.tsv")" = yes ]; then
-		echo "skip a header fix: hundreds of objects include its header (stable.sh --all builds it)" > "$P/$t.expect"
+		# (a later outcome line wins)
+		echo "skip a header fix: hundreds of objects include its header (stable.sh --all builds it)" >> "$P/$t.expect"
 	fi
-	[ -f "$HERE/stable/$nn.guest" ] && cat "$HERE/stable/guest-lib.sh" "$HERE/stable/$nn.guest" > "$P/$t.guest"
+	[ -s "$P/$t.expect" ] || rm -f "$P/$t.expect"
+	f=$(ps_file "$HERE/stable" "$nn.check")
+	[ -f "$f" ] && cp "$f" "$P/$t.check"
+	f=$(ps_file "$HERE/stable" "$nn.guest")
+	[ -f "$f" ] && cat "$HERE/stable/guest-lib.sh" "$f" > "$P/$t.guest"
 done
 
 "$HERE/zoo.sh" --dir "$P" --out "$OUT" --title "kpatch-ng stable fixes (reverted)" ${ZARGS[@]+"${ZARGS[@]}"} 2>&1 |
 	tee "$OUT.zoo.log"
 zrc=${PIPESTATUS[0]}
 mv "$OUT.zoo.log" "$OUT/zoo.log" 2>/dev/null
-for a in ${ZARGS[@]+"${ZARGS[@]}"}; do [ "$a" = --list ] && exit $zrc; done
+for a in ${ZARGS[@]+"${ZARGS[@]}"}; do [ "$a" = --list ] && exit "$zrc"; done
 [ -f "$OUT/results.txt" ] || exit 1
 stable_table "$OUT" "$FIXES/list.tsv" || zrc=1
-exit $zrc
+exit "$zrc"

@@ -10,18 +10,17 @@
 # integration/zoo/'s (the stable-fix suite's generated patches); --out: the
 # results directory; --title: the table's first words.
 #
-# For every integration/zoo/NN-name.patch, on the reference kernel KERNEL selects (6.1
-# default, 6.12); a file of the same name in integration/zoo/$KERNEL/ replaces the
-# common one for that kernel (.patch, .expect, .guest):
-#   1. build: kpatch-build -s $KSRC -c $KCONFIG -v $KVMLINUX -n name (module
-#      livepatch-name.ko); the expected outcome is NN-name.expect (default "ok"):
+# For every integration/zoo/NN-name.patch (its files and what is expected of it:
+# lib/patchspec.sh, the format the suite shares; a file in a subdirectory for
+# this kernel overrides), on the kernel KERNEL selects (6.1 default, 6.12,
+# debian-6.1, debian-6.12):
+#   1. build: kpatch-build -n name (--report); the expected outcome is NN-name.expect's:
 #        ok               kpatch-build succeeds and writes livepatch-name.ko
 #        refuse REGEX     kpatch-build fails (exit 2: the differ's refusal, or 1) and
 #                         its output matches the extended regex REGEX (the reason named)
 #        skip REASON      not run on this kernel (e.g. its code is not in that
 #                         reference config), listed with REASON under the table
-#      optional NN-name.check: host-side checks of the built module (bash script
-#      run with the .ko and the kernel's .config; non-zero exit = failure)
+#      then the optional NN-name.check: host-side checks of the built module
 #   2. boot (once, all built modules, 2 CPUs, init_on_free=1): for each module in turn, in the guest:
 #      insmod (load), /sys/kernel/livepatch/<name>/transition back to 0 (transition),
 #      enabled = 1, optional NN-name.guest (a busybox-sh snippet run while the patch
@@ -30,9 +29,11 @@
 #      vmlinux) gets that module (from $KOBJ, after the modules it depends on) loaded first.
 #      The guest log is scanned for "livepatch: ... not found" / klp errors.
 # Prints a table (patch, expect, build_s, build, load, transition, disable, unload,
-# result) and "N passed, N failed"; writes it to $KPATCH_OUT/zoo/$KERNEL/results.txt
+# result) and writes it to $KPATCH_OUT/zoo/$KERNEL/results.txt
 # (default test/out/zoo/$KERNEL/); each patch's build.log is in
 # $KPATCH_OUT/zoo/$KERNEL/NN-name/, the guest console in $KPATCH_OUT/zoo/$KERNEL/guest.log.
+# Then a line per patch (test/lib/result.sh: PASS, SKIP, FAIL NN-name/<check>:
+# <detail>, the failures last) and the closing line "zoo: N passed, N failed, N skipped".
 # Exit 0 when every patch passed, 1 otherwise, 2 on bad usage.
 set -uo pipefail
 export LC_ALL=C
@@ -58,130 +59,80 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-# the .ko in $KOBJ of the module named $1 ("-" and "_" alike), from modules.order,
-# which lists "dir/name.ko" up to 6.1 and "dir/name.o" from 6.2 on
-# (a stock kernel's: in its image package, modules.order of lib/modules/<release>,
-# each file .ko or compressed)
-module_path() {
-	local dir=$KOBJ p
-	[ -z "${KSTOCK:-}" ] || dir=$KMODDIR
-	p=$(awk -v a="$1" -v b="$(echo "$1" | tr _ -)" -v k="$dir" '{ n = $0; sub(/.*\//, "", n); sub(/\.(ko|o)$/, "", n) }
-		n == a || n == b { sub(/\.o$/, ".ko"); print k "/" $0; exit }' "$dir/modules.order")
-	[ -z "$p" ] || [ -f "$p" ] || for p in "$p.xz" "$p.zst" "$p"; do [ -f "$p" ] && break; done
-	[ -z "$p" ] || echo "$p"
-}
-
-# the modules $@ (paths in $KOBJ) preceded by the modules each one depends on
-# (modinfo's depends=, recursively), each once, in an order insmod can load them
-with_deps() {
-	local m out=() seen=" "
-	add() {
-		local m=$1 d p
-		case $seen in *" $m "*) return 0 ;; esac
-		seen="$seen$m "
-		for d in $(modinfo -F depends "$m" 2>/dev/null | tr , ' '); do
-			p=$(module_path "$d")
-			[ -z "$p" ] || add "$p"
-		done
-		out+=("$m")
-	}
-	for m in "$@"; do add "$m"; done
-	echo "${out[*]}"
-}
-
-# the file $1 of a patch for this kernel: integration/zoo/$KERNEL/$1, else for a
-# stock kernel zoo/debian/$1, then for a .patch zoo/$KBASE/$1 (its source's: the
-# reference kernel's expectations are about its own config), else the common one
-zfile() {
-	local d base=
-	case $1 in *.patch) base=${KBASE:-} ;; esac
-	for d in "$KERNEL" ${KSTOCK:+debian $base}; do
-		[ -e "$ZDIR/$d/$1" ] && { echo "$ZDIR/$d/$1"; return; }
-	done
-	echo "$ZDIR/$1"
-}
-
-tests=()
-for f in "$ZDIR"/[0-9][0-9]-*.patch; do
-	[ -e "$f" ] || continue
-	b=$(basename "$f" .patch)
-	if [ -n "$ONLY" ]; then
-		case ",$ONLY," in *",${b%%-*},"*|*",$b,"*) ;; *) continue ;; esac
-	fi
-	tests+=("$b")
-done
+# shellcheck source=integration/lib/patchspec.sh
+. "$HERE/lib/patchspec.sh"
+mapfile -t tests < <(ps_tests "$ZDIR" "$ONLY")
 [ ${#tests[@]} -gt 0 ] || { echo "zoo: no patch selected in $ZDIR" >&2; exit 2; }
 if [ $LIST = 1 ]; then printf '%s\n' "${tests[@]}"; exit 0; fi
 
 ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "zoo: building the reference kernel failed" >&2; exit 1; }
 eval "$ENV"
 make -C "$ROOT" -s all >/dev/null || { echo "zoo: make (the tools) failed" >&2; exit 1; }
-KPB=$ROOT/kpatch-build/kpatch-build
+# shellcheck source=integration/lib/build.sh
+. "$HERE/lib/build.sh"
+# shellcheck source=integration/lib/report.sh
+. "$HERE/lib/report.sh"
 rm -rf "$OUT"; mkdir -p "$OUT"
+rep_init zoo "$OUT" '%-32s %-7s %7s  %-8s %-5s %-10s %-7s %-7s %s' \
+	patch expect build_s build load transition disable unload result
 
 declare -A EXP BUILD BSEC KO TARGET
-FAILS=() GFAILS=() SKIPS=()
 for t in "${tests[@]}"; do
-	name=${t#[0-9][0-9]-}
-	exp=ok
-	[ -f "$(zfile "$t.expect")" ] && exp=$(grep -v '^#' "$(zfile "$t.expect")" | grep -m1 -v '^[[:space:]]*$')
-	EXP[$t]=${exp%% *}
-	if [ "${exp%% *}" = skip ]; then
-		BUILD[$t]=skipped BSEC[$t]=-; SKIPS+=("$t: ${exp#skip }")
-		echo "zoo: [$t] not run on $KERNEL: ${exp#skip }"
+	ps_load "$ZDIR" "$t"
+	name=$PS_NAME
+	EXP[$t]=$PS_OUTCOME
+	if [ -n "$PS_ERROR" ]; then
+		BUILD[$t]=FAIL BSEC[$t]=-; rep_fail "$t" expect "$PS_ERROR (the keys: integration/lib/patchspec.sh)"
+		continue
+	fi
+	if [ "$PS_OUTCOME" = skip ]; then
+		BUILD[$t]=skipped BSEC[$t]=-; rep_skip "$t" "$PS_REASON"
+		echo "zoo: [$t] not run on $KERNEL: $PS_REASON"
 		continue
 	fi
 	mkdir -p "$OUT/$t"
 	blog=$OUT/$t/build.log
 	b0=$(date +%s.%N)
-	if [ -n "${KSTOCK:-}" ]; then	# a stock kernel: kpatch-build finds all by itself
-		"$KPB" --kernel "$KSTOCK" -o "$OUT/$t" -n "$name" --report "$OUT/$t/report.json" "$(zfile "$t.patch")" > "$blog" 2>&1
-	else
-		"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$OUT/$t" -n "$name" --report "$OUT/$t/report.json" "$(zfile "$t.patch")" > "$blog" 2>&1
-	fi
+	kp_kpb "$name" "$OUT/$t" --report "$OUT/$t/report.json" "$(ps_file "$ZDIR" "$t.patch")" > "$blog" 2>&1
 	brc=$?
 	BSEC[$t]=$(printf '%.1f' "$(echo "$(date +%s.%N) - $b0" | bc)")
-	case $exp in
+	case $PS_OUTCOME in
 	ok)
 		if [ $brc -eq 0 ] && [ -f "$OUT/$t/livepatch-$name.ko" ]; then
 			BUILD[$t]=ok; KO[$t]=$OUT/$t/livepatch-$name.ko
 			# objnames other than vmlinux: target modules to load first
 			TARGET[$t]=$(readelf -p .kpatch.strings "${KO[$t]}" 2>/dev/null |
 				sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | sort -u | while read -r s; do
-					module_path "$s"
+					kp_module_path "$s"
 				done | paste -sd' ')
 			# shellcheck disable=SC2086  # (a list of paths)
-			TARGET[$t]=$(with_deps ${TARGET[$t]})
+			TARGET[$t]=$(kp_with_deps ${TARGET[$t]})
 			echo "zoo: [$t] built (${BSEC[$t]}s)${TARGET[$t]:+, target $(basename "${TARGET[$t]}")}"
-			# NN-name.check: host-side checks of the built module (bash, gets the
-			# .ko and the kernel's .config; one line; non-zero = failure)
-			if [ -f "$(zfile "$t.check")" ]; then
-				if d=$(bash "$(zfile "$t.check")" "${KO[$t]}" "$KCONFIG" 2>&1); then
+			if [ -f "$(ps_file "$ZDIR" "$t.check")" ]; then
+				if d=$(kp_run_check "$(ps_file "$ZDIR" "$t.check")" "${KO[$t]}" 2>&1); then
 					echo "zoo: [$t] check: $d"
 				else
 					BUILD[$t]=FAIL
-					FAILS+=("$t check: $d")
+					rep_fail "$t" check "$d"
 					echo "zoo: [$t] check FAILED: $d"
 				fi
 			fi
 		else
 			BUILD[$t]=FAIL
 			d=$(grep -m1 -E 'error|refus|cannot' "$blog" || tail -n1 "$blog")
-			FAILS+=("$t build: kpatch-build exited $brc: $d")
+			rep_fail "$t" build "kpatch-build exited $brc: $d" "$blog"
 			echo "zoo: [$t] build FAILED: $d"
 		fi ;;
-	refuse\ *)
-		re=${exp#refuse }
+	refuse)
+		re=$PS_REASON
 		if [ $brc -ne 0 ] && grep -qE -- "$re" "$blog"; then
 			BUILD[$t]=refused
 			echo "zoo: [$t] refused as expected: $(grep -m1 -E -- "$re" "$blog")"
 		else
 			BUILD[$t]=FAIL
-			FAILS+=("$t refusal: kpatch-build exited $brc; wanted a refusal matching /$re/; got: $(grep -m1 -E 'error|refus|cannot' "$blog" || tail -n1 "$blog")")
+			rep_fail "$t" refusal "kpatch-build exited $brc; wanted a refusal matching /$re/; got: $(grep -m1 -E 'error|refus|cannot' "$blog" || tail -n1 "$blog")"
 			echo "zoo: [$t] expected refusal FAILED (exit $brc)"
 		fi ;;
-	*)
-		BUILD[$t]=FAIL; FAILS+=("$t expect: bad .expect line '$exp' (want 'ok', 'refuse REGEX' or 'skip REASON')") ;;
 	esac
 done
 
@@ -194,31 +145,19 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 	mods=() seen=" "
 	{
 		echo '# generated by integration/zoo.sh'
-		echo 'zoo_one() {	# zoo_one TEST MODULE SNIPPET TARGETS...'
-		echo '	t=$1 m=$2 g=$3; shift 3'
-		echo '	lp=/sys/kernel/livepatch/$(echo "$m" | tr - _)'
-		echo '	for tm in "$@"; do lsmod | grep -q "^$(echo "$tm" | tr - _) " || insmod /modules/$tm.ko || kp_info "$t: target $tm did not load"; done'
-		echo '	dmesg -c >/dev/null 2>&1'
-		echo '	kp_insmod $t/load "$m" || { kp_info "$t dmesg: $(dmesg | tail -n 5 | tr "\n" "|")"; return 0; }'
-		echo '	kp_wait_value $t/transition $lp/transition 0 30'
-		echo '	kp_eq $t/enabled "$(cat $lp/enabled 2>&1)" 1'
-		echo '	if [ -n "$g" ]; then kp_check $t/patched sh /files/$g; fi'
-		echo '	if dmesg | grep -qE "livepatch: .*(not found|failed|error)"; then kp_fail $t/klp-log "$(dmesg | grep -E "livepatch: " | tail -n 3 | tr "\n" "|")"; fi'
-		echo '	kp_lp_disable $t/disable "$m" 30'
-		echo '	kp_rmmod $t/unload "$m" 30'
-		echo '}'
+		cat "$HERE/guest/zoo-one.sh"
 		for t in "${booted[@]}"; do
-			name=${t#[0-9][0-9]-}
 			mods+=(--module "${KO[$t]}")
 			g=
-			if [ -f "$(zfile "$t.guest")" ]; then g=$t.guest; mods+=(--file "$(zfile "$t.guest"):/files/$t.guest"); fi
+			gf=$(ps_file "$ZDIR" "$t.guest")
+			if [ -f "$gf" ]; then g=$t.guest; mods+=(--file "$gf:/files/$t.guest"); fi
 			tg=()
 			for m in ${TARGET[$t]}; do
 				b=$(basename "$m"); b=${b%.xz}; b=${b%.zst}
 				tg+=("${b%.ko}")
 				case $seen in *" $m "*) ;; *) mods+=(--module "$m"); seen="$seen$m " ;; esac
 			done
-			echo "zoo_one $t livepatch-$name '$g' ${tg[*]}"
+			echo "zoo_one $t $(basename "${KO[$t]}" .ko) '$g' ${tg[*]}"
 		done
 	} > "$gs"
 	stmo=$(( ${#booted[@]} * 40 + 30 ))
@@ -231,10 +170,11 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 		"$KBZIMAGE" "$gs" ${mods[@]+"${mods[@]}"} > "$OUT/run.out" 2>&1
 	grc=$?
 	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)
-	# the guest's own failures come last in the output, with the end of its
-	# log: a suite runner shows only the tail of a failed suite's output
-	grep -q '^KPTEST-END' <<<"$markers" || GFAILS+=("guest: no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)")
-	grep -qE 'Oops|Kernel panic|general protection' "$GLOG" && GFAILS+=("guest: the kernel oopsed or panicked (log $GLOG)")
+	# the guest's own failures: no row's, reported last with the end of its log
+	grep -q '^KPTEST-END' <<<"$markers" ||
+		rep_fail guest end "no KPTEST-END (run-guest exited $grc: $(head -n1 "$OUT/run.out"); log $GLOG)" "$GLOG"
+	grep -qE 'Oops|Kernel panic|general protection' "$GLOG" &&
+		rep_fail guest kernel "the kernel oopsed or panicked (log $GLOG)" "$GLOG"
 fi
 
 st() {	# st TEST CHECK: ok / FAIL / -
@@ -242,63 +182,33 @@ st() {	# st TEST CHECK: ok / FAIL / -
 	elif grep -q "^KPTEST-PASS zoo-guest $1/$2\$" <<<"${markers:-}"; then echo ok
 	else echo -; fi
 }
-ROWS=()
-fmt='%-32s %-7s %7s  %-8s %-5s %-10s %-7s %-7s %s'
-header=$(printf "$fmt" patch expect build_s build load transition disable unload result)
 for t in "${tests[@]}"; do
-	res=PASS
 	case ${BUILD[$t]} in
-	FAIL) res=FAIL; row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" FAIL - - - - FAIL) ;;
-	refused) row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" refused - - - - PASS) ;;
-	skipped) row=$(printf "$fmt" "$t" "${EXP[$t]}" - - - - - - SKIP) ;;
+	FAIL) rep_row "$t" "${EXP[$t]}" "${BSEC[$t]}" FAIL - - - - FAIL ;;
+	refused) rep_row "$t" "${EXP[$t]}" "${BSEC[$t]}" refused - - - - PASS ;;
+	skipped) rep_row "$t" "${EXP[$t]}" - - - - - - SKIP ;;
 	ok)
 		if [ $BOOT = 0 ]; then
-			row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" ok - - - - PASS)
-		else
-			l=$(st "$t" load) tr=$(st "$t" transition) d=$(st "$t" disable) u=$(st "$t" unload)
-			[ "$l$tr$d$u" = okokokok ] || res=FAIL
-			for c in enabled patched klp-log; do [ "$(st "$t" $c)" = FAIL ] && res=FAIL; done
-			if [ $res = FAIL ]; then
-				while IFS= read -r m; do FAILS+=("$t guest: ${m#KPTEST-FAIL zoo-guest $t/}"); done \
-					< <(echo "$markers" | grep "^KPTEST-FAIL zoo-guest $t/")
-				[ "$l" = - ] && FAILS+=("$t guest: never loaded (log $GLOG)")
-			fi
-			row=$(printf "$fmt" "$t" "${EXP[$t]}" "${BSEC[$t]}" ok "$l" "$tr" "$d" "$u" $res)
-		fi ;;
+			rep_row "$t" "${EXP[$t]}" "${BSEC[$t]}" ok - - - - PASS
+			continue
+		fi
+		res=PASS
+		l=$(st "$t" load) tr=$(st "$t" transition) d=$(st "$t" disable) u=$(st "$t" unload)
+		[ "$l$tr$d$u" = okokokok ] || res=FAIL
+		for c in enabled patched klp-log; do [ "$(st "$t" $c)" = FAIL ] && res=FAIL; done
+		if [ $res = FAIL ]; then
+			while IFS= read -r m; do
+				m=${m#KPTEST-FAIL zoo-guest "$t"/}
+				rep_fail "$t" "${m%%:*}" "${m#*: }"
+			done < <(echo "$markers" | grep "^KPTEST-FAIL zoo-guest $t/")
+			[ "$l" = - ] && rep_fail "$t" load "never loaded (log $GLOG)"
+		fi
+		rep_row "$t" "${EXP[$t]}" "${BSEC[$t]}" ok "$l" "$tr" "$d" "$u" $res ;;
 	esac
-	ROWS+=("$row")
 done
-npass=$(printf '%s\n' "${ROWS[@]}" | grep -c ' PASS$')
-nfail=$(printf '%s\n' "${ROWS[@]}" | grep -c ' FAIL$')
-nskip=${#SKIPS[@]}
-{
-	if [ -n "${KSTOCK:-}" ]; then
-		echo "$TITLE, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), Debian's stock kernel $KSTOCK (linux-image-$KSTOCK $KSTOCK_VERSION, booted as shipped; kpatch-build --kernel, no kernel build)"
-	else
-		echo "$TITLE, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
-	fi
-	echo
-	echo "$header"
-	printf '%s\n' "${ROWS[@]}"
-	if [ "$nskip" -gt 0 ]; then
-		echo
-		echo "not run on $KERNEL:"
-		printf '  %s\n' "${SKIPS[@]}"
-	fi
-	echo
-	echo "$npass passed, $nfail failed${SKIPS[0]:+, $nskip skipped}"
-} > "$OUT/results.txt"
-echo
-cat "$OUT/results.txt"
-echo "zoo: table written to $OUT/results.txt"
-if [ ${#FAILS[@]} -gt 0 ] || [ ${#GFAILS[@]} -gt 0 ]; then
-	for f in ${FAILS[@]+"${FAILS[@]}"}; do echo "zoo: FAIL $f"; done >&2
-	if [ ${#GFAILS[@]} -gt 0 ]; then
-		echo "zoo: run-guest said: $(tail -n 3 "$OUT/run.out" | tr '\n' '|')" >&2
-		echo "zoo: the guest log ends:" >&2
-		tail -n 12 "$GLOG" 2>/dev/null | sed 's/^/   | /' >&2
-		for f in "${GFAILS[@]}"; do echo "zoo: FAIL $f"; done >&2
-	fi
-	exit 1
+if [ -n "${KSTOCK:-}" ]; then
+	preamble="$TITLE, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), Debian's stock kernel $KSTOCK (linux-image-$KSTOCK $KSTOCK_VERSION, booted as shipped; kpatch-build --kernel, no kernel build)"
+else
+	preamble="$TITLE, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), kernel $KVER ($KC_KEY)"
 fi
-exit 0
+rep_write "$OUT/results.txt" "$KERNEL" <<<"$preamble"

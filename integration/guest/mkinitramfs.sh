@@ -5,7 +5,7 @@
 #   integration/guest/mkinitramfs.sh [-o OUT.cpio] [--script T.sh]... [--module M.ko]...
 #                                    [--file SRC[:DEST]]...
 #
-#   --script T.sh    guest test script -> /tests/NNN-T.sh (run in the given order; the
+#   --script T.sh    guest test script (or T.guest) -> /tests/NNN-T.sh (run in the given order; the
 #                    test's name, KP_NAME, is T)
 #   --module M.ko    -> /modules/M.ko   (kp_insmod CHECK M)
 #   --file SRC[:DEST]  any other file (e.g. a static helper binary) -> DEST
@@ -87,7 +87,9 @@ plain_module() {
 	n=100
 	for s in "${scripts[@]}"; do
 		[ -f "$s" ] || die "guest script $s not found"
-		echo "file /tests/$n-$(basename "$s" .sh).sh $(abs "$s") 0755 0 0"
+		# (T.sh or T.guest: the test T, a patch test's, integration/lib/patchspec.sh)
+		b=$(basename "$s" .sh)
+		echo "file /tests/$n-$(basename "$b" .guest).sh $(abs "$s") 0755 0 0"
 		n=$((n + 1))
 	done
 	declare -A seen=()
