@@ -433,6 +433,7 @@ static void parse(struct unit *u)
 #undef END_CHUNK
 }
 
+/* the normalized text of a unit (parse() reads it only when the two differ) */
 static void load(struct unit *u, const char *path)
 {
 	size_t n;
@@ -442,7 +443,6 @@ static void load(struct unit *u, const char *path)
 	u->path = path;
 	normalize(u, in, n);
 	free(in);
-	parse(u);
 }
 
 static int chunk_eq(const struct unit *a, const struct chunk *x, const struct unit *b, const struct chunk *y)
@@ -693,6 +693,8 @@ int main(int argc, char **argv)
 		printf("same: identical\n");
 		return 0;
 	}
+	parse(&a);
+	parse(&b);
 	while (pre < a.nch && pre < b.nch && chunk_eq(&a, &a.ch[pre], &b, &b.ch[pre]))
 		pre++;
 	while (suf < a.nch - pre && suf < b.nch - pre &&

@@ -193,7 +193,8 @@ targeted_pp_cmd() {
 
 # the job script that preprocesses object $1 (job $2) on both sides and compares
 targeted_pp_job() {
-	local o=$1 n=$2 cmd ocmd pcmd strict='' PP=$SCRATCH/pp
+	local o=$1 n=$2 cmd ocmd pcmd strict='' PP
+	PP=$(printf %q "$SCRATCH/pp")
 	cmd=$(targeted_pp_cmd "$o")
 	# (no dependency list: the command writes nothing into the cached tree)
 	ocmd=$(sed -E 's/ -Wp,-MM?D,[^ ]+//' <<< "$cmd")
@@ -243,7 +244,7 @@ targeted_header_filter() {
 	if [ ${#nocmd[@]} -gt 0 ] && [ "$LOCK_MODE" = -s ]; then
 		lock_wait -x; LOCK_MODE=-x
 	fi
-	: > "$PP/results"; : > "$PP/batches"
+	: > "$PP/results"
 	while read -r s p; do
 		o=${s%.c}.o n=$((n + 1))
 		echo "$PP/$n.res" >> "$PP/results"
