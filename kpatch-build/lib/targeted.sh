@@ -229,9 +229,10 @@ targeted_header_filter() {
 	local PP=$SCRATCH/pp t0=$SECONDS s p o n=0 nocmd=() i rc kept total made='' is=()
 	PP_COMPARE=$(find_tool kpatch-pp-compare) || fail "kpatch-pp-compare not found (run 'make' in the kpatch-ng tree)"
 	rm -rf "$PP"; mkdir -p "$PP/jobs" || fail "cannot create $PP"
-	# the changed .c files' own objects are built anyway
-	awk 'NR == FNR { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$SCRATCH/targets.incl" > "$PP/candidates" 2>/dev/null ||
-		cp "$SCRATCH/targets.incl" "$PP/candidates"
+	# the changed .c files' own objects are built anyway (the first file of each
+	# awk below may be empty: FILENAME, not NR == FNR, tells which one is read)
+	[ -f "$SCRATCH/targets.src" ] || : > "$SCRATCH/targets.src"
+	awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$SCRATCH/targets.incl" > "$PP/candidates"
 	total=$(wc -l < "$PP/candidates")
 	[ "$total" -gt 0 ] || return 0
 	step "preprocessing the $total object(s) that include ${incl[*]}, original and patched (-j$JOBS)"
@@ -252,7 +253,7 @@ targeted_header_filter() {
 	done < "$PP/candidates"
 	# the objects without a .i command are made by kbuild a hundred at a time
 	# (each made .i is the original side of its job: the disk holds a hundred)
-	printf '%s\n' ${nocmd[@]+"${nocmd[@]}"} | awk 'NR == FNR { job[$2] = $1; next } ($1 in job) { print job[$1], $1 }' \
+	printf '%s\n' ${nocmd[@]+"${nocmd[@]}"} | awk 'FILENAME == ARGV[1] { job[$2] = $1; next } ($1 in job) { print job[$1], $1 }' \
 		"$PP/jobs/index" - | split -l 100 - "$PP/batch."
 	awk '{ print $1 }' "$PP/jobs/index" > "$PP/all"
 	(
@@ -285,10 +286,9 @@ targeted_header_filter() {
 	# the verdicts: "0 OBJECT same: ..." sets the object aside, anything else keeps it
 	{ echo "---- header filter: the objects that include ${incl[*]} ----"; xargs -a "$PP/results" cat 2>/dev/null || true; } >> "$LOG"
 	xargs -a "$PP/results" cat 2>/dev/null | awk '$1 == 0 && $3 == "same:" { print $2 }' > "$PP/same" || true
-	awk 'NR == FNR { same[$1] = 1; next } { o = $1; sub(/\.c$/, ".o", o) } !(o in same)' \
+	awk 'FILENAME == ARGV[1] { same[$1] = 1; next } { o = $1; sub(/\.c$/, ".o", o) } !(o in same)' \
 		"$PP/same" "$SCRATCH/targets.incl" > "$PP/kept"
-	kept=$(awk 'NR == FNR { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$PP/kept" 2>/dev/null | wc -l) ||
-		kept=$(wc -l < "$PP/kept")
+	kept=$(awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$PP/kept" | wc -l)
 	info "$total includers, $(xargs -a "$PP/results" cat 2>/dev/null | awk '$1 == 0 || $1 == 1' | wc -l) preprocessed, $kept may change ($((SECONDS - t0))s${made:+, $made .i command(s) made by kbuild})"
 	[ "$rc" -eq 0 ] || warn "preprocessing the includers ended with status $rc: the objects without a verdict are kept (log $LOG)"
 	if [ "$kept" -eq 0 ] && [ ! -s "$SCRATCH/targets.src" ]; then

@@ -82,6 +82,8 @@ users() {
 	done
 }
 kept() { awk '$1 != 0 { print $2 }' "$OUT/$1.verdicts"; }
+# what the run then built: K of its "N includers, M preprocessed, K may change"
+built() { sed -n 's/.* preprocessed, \([0-9]*\) may change.*/\1/p' "$OUT/$1.log" | head -n1; }
 dropped() { awk '$1 == 0 { print $2 }' "$OUT/$1.verdicts"; }
 
 # check_users CASE WORD: every includer whose .c names WORD is kept
@@ -93,7 +95,9 @@ check_users() {
 		return
 	fi
 	missing=$(comm -23 <(sort <<< "$u") <(kept "$1" | sort))
-	if [ -n "$missing" ]; then
+	if [ "$(built "$1")" != "$(kept "$1" | wc -l)" ]; then
+		fail "$1" "the run built $(built "$1") includer(s), its verdicts keep $(kept "$1" | wc -l)" "$OUT/$1.log"
+	elif [ -n "$missing" ]; then
 		fail "$1" "set aside though its .c uses $2: $(paste -sd' ' <<< "$missing")" "$OUT/$1.verdicts"
 	else
 		pass "$1/users" "kept the $(wc -l <<< "$u") object(s) whose .c uses $2: $(paste -sd' ' <<< "$u")"
@@ -136,10 +140,10 @@ build struct
 n=$(wc -l < "$OUT/struct.verdicts")
 if [ "$n" -eq 0 ]; then
 	fail struct "no verdicts of the header filter (exit $RC)" "$OUT/struct.log"
-elif [ "$(dropped struct | wc -l)" -eq 0 ]; then
-	pass struct "all $n includers kept"
+elif [ "$(dropped struct | wc -l)" -eq 0 ] && [ "$(built struct)" = "$n" ]; then
+	pass struct "all $n includers kept and built"
 else
-	fail struct "set aside though struct proc_inode changes: $(dropped struct | paste -sd' ')" "$OUT/struct.verdicts"
+	fail struct "set aside though struct proc_inode changes: $(dropped struct | paste -sd' '); built $(built struct) of $n" "$OUT/struct.log"
 fi
 
 result_summary
