@@ -25,12 +25,19 @@
  *    an asm label) or whose name GCC itself may call (memcpy, memset, libgcc's
  *    __*di3 and the like, instrumentation hooks) is never set aside.
  *
+ * Names made with __COUNTER__ (__UNIQUE_ID_*N, __compiletime_assert_N), which
+ * a hunk that adds or removes one renumbers in the rest of the unit, compare
+ * equal in a function definition whose body defines no static, when each
+ * occurs in no other declaration: renumbered consistently, they are the same
+ * locals (and never-called error functions) under other names.
+ *
  * Anything else (a structure, a prototype, a global, a function the unit
  * uses, a change this reading cannot classify) may change the object.
  * --strict: only the first rule (for compile flags that keep unused functions).
  *
  * Prints one line: "same: identical", "same: only unreferenced static
- * functions differ: NAME...", or "may change: WHAT"; exit 0 for same, 1 for
+ * functions differ: NAME...", "same: identical but for the numbers of
+ * __COUNTER__ names", or "may change: WHAT"; exit 0 for same, 1 for
  * may change, 2 on bad input.
  */
 #include <ctype.h>
@@ -41,6 +48,8 @@
 
 struct chunk {
 	size_t off, len;	/* in unit.text */
+	const char *cmp;	/* the text compared: unit.text + off, or canonical() */
+	size_t cmplen;
 	size_t soff, slen;	/* its string literals' contents, in unit.strs */
 	size_t body;		/* function definitions: offset of the body's '{' */
 	int func;
@@ -321,7 +330,8 @@ static void parse(struct unit *u)
 			u->ch[u->nch].slen = u->slen - sstart;			\
 			u->ch[u->nch].func = func;				\
 			u->ch[u->nch].body = body;				\
-			u->ch[u->nch].hash = hash_bytes(t + s_, e_ - s_);	\
+			u->ch[u->nch].cmp = t + s_;				\
+			u->ch[u->nch].cmplen = e_ - s_;				\
 			u->nch++;						\
 		}								\
 		start = (end); sstart = u->slen; func = 0; body = 0;		\
@@ -447,7 +457,131 @@ static void load(struct unit *u, const char *path)
 
 static int chunk_eq(const struct unit *a, const struct chunk *x, const struct unit *b, const struct chunk *y)
 {
-	return x->hash == y->hash && x->len == y->len && !memcmp(a->text + x->off, b->text + y->off, x->len);
+	(void)a;
+	(void)b;
+	return x->hash == y->hash && x->cmplen == y->cmplen && !memcmp(x->cmp, y->cmp, x->cmplen);
+}
+
+/*
+ * Names made with __COUNTER__: __UNIQUE_ID_<prefix><N> (the locals of min(),
+ * max(), ...) and __compiletime_assert_<N> (the never-called error function
+ * READ_ONCE and BUILD_BUG_ON declare). A header hunk that adds or removes one
+ * renumbers every later one in the unit.
+ */
+static int counter_name(const char *s, size_t n)
+{
+	size_t d = n;
+
+	while (d > 0 && isdigit((unsigned char)s[d - 1]))
+		d--;
+	if (d == n)
+		return 0;
+	return (d >= 12 && !memcmp(s, "__UNIQUE_ID_", 12)) ||
+	       (d == 21 && !memcmp(s, "__compiletime_assert_", 21));
+}
+
+/*
+ * A function definition compared with its counter-made names numbered in
+ * their order of appearance, when that cannot change its code: each such name
+ * occurs in no other declaration of the unit (a local of the body, or a
+ * declaration the body alone uses), and the body defines no static (whose
+ * symbol would carry the name). Otherwise it is compared as it is.
+ */
+static void canonical(struct unit *u, struct chunk *c)
+{
+	const char *t = u->text + c->off, *end = t + c->len, *body = u->text + c->body, *p;
+	const char *names[64];
+	size_t lens[64], nnames = 0, k, o = 0;
+	char *out;
+
+	if (!c->func)
+		return;
+	for (p = t; p < end; p++)
+		if (*p == '_' && (!memcmp(p, "__UNIQUE_ID_", 12 < end - p ? 12 : end - p) ||
+				  !memcmp(p, "__compiletime_assert_", 21 < end - p ? 21 : end - p)))
+			break;
+	if (p == end)
+		return;
+	/* the names, each counted in the chunk against the unit */
+	for (p = t; p < end;) {
+		if (*p == '"' || *p == '\'') {
+			p = u->text + literal_end(u->text, p - u->text, c->off + c->len);
+			continue;
+		}
+		if (is_ident((unsigned char)*p) && (p == t || !is_ident((unsigned char)p[-1]))) {
+			const char *b = p;
+			size_t n, own = 0;
+			const char *q;
+
+			while (p < end && is_ident((unsigned char)*p))
+				p++;
+			n = p - b;
+			if (b >= body && n == 6 && !memcmp(b, "static", 6))
+				return;
+			if (!counter_name(b, n))
+				continue;
+			for (k = 0; k < nnames; k++)
+				if (lens[k] == n && !memcmp(names[k], b, n))
+					break;
+			if (k < nnames)
+				continue;
+			if (nnames == 64)
+				return;
+			for (q = t; q + n <= end; q++)
+				if (!memcmp(q, b, n) && (q == t || !is_ident((unsigned char)q[-1])) &&
+				    (q + n == end || !is_ident((unsigned char)q[n])))
+					own++;
+			if (word_count(u, b, n) != own)
+				return;
+			names[nnames] = b;
+			lens[nnames++] = n;
+			continue;
+		}
+		p++;
+	}
+	/* the copy, each name's number replaced by its order: __UNIQUE_ID___x#3 */
+	out = xrealloc(NULL, c->len + 1);
+	for (p = t; p < end;) {
+		if (*p == '"' || *p == '\'') {
+			const char *e = u->text + literal_end(u->text, p - u->text, c->off + c->len);
+
+			memcpy(out + o, p, e - p);
+			o += e - p;
+			p = e;
+			continue;
+		}
+		if (is_ident((unsigned char)*p) && (p == t || !is_ident((unsigned char)p[-1]))) {
+			const char *b = p;
+			size_t n;
+
+			while (p < end && is_ident((unsigned char)*p))
+				p++;
+			n = p - b;
+			for (k = 0; k < nnames; k++)
+				if (lens[k] == n && !memcmp(names[k], b, n))
+					break;
+			if (k < nnames) {
+				size_t d = n;
+				char num[24];
+
+				while (isdigit((unsigned char)b[d - 1]))
+					d--;
+				snprintf(num, sizeof(num), "#%zu", k);
+				out = xrealloc(out, c->len + o + strlen(num) + 1);
+				memcpy(out + o, b, d);
+				o += d;
+				memcpy(out + o, num, strlen(num));
+				o += strlen(num);
+			} else {
+				memcpy(out + o, b, n);
+				o += n;
+			}
+			continue;
+		}
+		out[o++] = *p++;
+	}
+	c->cmp = out;
+	c->cmplen = o;
 }
 
 /* tokens of a function definition's head, for finding its name */
@@ -695,6 +829,14 @@ int main(int argc, char **argv)
 	}
 	parse(&a);
 	parse(&b);
+	for (int s = 0; s < 2; s++) {
+		struct unit *u = s ? &b : &a;
+
+		for (i = 0; i < u->nch; i++) {
+			canonical(u, &u->ch[i]);
+			u->ch[i].hash = hash_bytes(u->ch[i].cmp, u->ch[i].cmplen);
+		}
+	}
 	while (pre < a.nch && pre < b.nch && chunk_eq(&a, &a.ch[pre], &b, &b.ch[pre]))
 		pre++;
 	while (suf < a.nch - pre && suf < b.nch - pre &&
@@ -736,7 +878,10 @@ int main(int argc, char **argv)
 		if (!chunk_eq(&a, &a.ch[sa.keep[i]], &b, &b.ch[sb.keep[i]]))
 			break;
 	if (i == sa.nkeep && i == sb.nkeep) {
-		printf("same: only unreferenced static functions differ:%s\n", msg);
+		if (names)
+			printf("same: only unreferenced static functions differ:%s\n", msg);
+		else
+			printf("same: identical but for the numbers of __COUNTER__ names\n");
 		return 0;
 	}
 	{
