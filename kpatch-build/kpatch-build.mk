@@ -7,7 +7,7 @@ KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 .PHONY: kpatch-build-tools
 all: kpatch-build-tools
 kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes $(KPB_DIR)/kpatch-dwarf-units \
-	$(KPB_DIR)/kpatch-binary-match
+	$(KPB_DIR)/kpatch-binary-match $(KPB_DIR)/kpatch-pp-compare
 
 # the structs it looks for are the special-section table's (arch/, in libkp.a)
 $(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c $(B)/libkp.a
@@ -33,13 +33,21 @@ $(B)/bin/kpatch-binary-match: $(KPB_DIR)/binary-match.c $(B)/libkp.a
 $(KPB_DIR)/kpatch-binary-match: $(B)/bin/kpatch-binary-match
 	cp -f $< $@
 
+# a header patch's includer, original and patched preprocessed: can it change?
+$(B)/bin/kpatch-pp-compare: $(KPB_DIR)/pp-compare.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $<
+
+$(KPB_DIR)/kpatch-pp-compare: $(B)/bin/kpatch-pp-compare
+	cp -f $< $@
+
 install: install-kpatch-build
 .PHONY: install-kpatch-build
 install-kpatch-build: kpatch-build-tools
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib
 	install -m 755 $(KPB_DIR)/kpatch-build $(KPB_DIR)/kpatch-cc \
 		$(KPB_DIR)/kpatch-struct-sizes $(KPB_DIR)/kpatch-dwarf-units \
-		$(KPB_DIR)/kpatch-binary-match $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
+		$(KPB_DIR)/kpatch-binary-match $(KPB_DIR)/kpatch-pp-compare $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
 	install -m 644 $(KPB_DIR)/lib/*.sh $(KPB_DIR)/lib/*.awk $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/lib/
 	install -m 644 $(KPB_DIR)/report-schema.json $(DESTDIR)$(PREFIX)/libexec/kpatch-ng/
 	ln -sf ../libexec/kpatch-ng/kpatch-build $(DESTDIR)$(PREFIX)/bin/kpatch-build

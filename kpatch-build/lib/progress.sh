@@ -12,7 +12,8 @@
 
 PROGRESS_PID=
 
-# (PROGRESS_CMDS: a file listing the .cmd files of the objects being built, a
+# (PROGRESS_WHAT: what the line says is running, "original build" by default.
+# PROGRESS_CMDS: a file listing the .cmd files of the objects being built, a
 # targeted build's; relative to $1). The objects not built yet have no .cmd file
 # (ls and so xargs fail), and find may meet files kbuild is replacing: counted
 # are the ones there.
@@ -45,17 +46,17 @@ progress_line() {
 	local done=$1 total=$2 start=$3 s=$4 line pct
 	if [ "$total" -gt 0 ]; then
 		pct=$(( done * 100 / total )); [ $pct -le 99 ] || pct=99
-		line="original build: $done/$total objects ($pct%), $(progress_time "$s")"
+		line="${PROGRESS_WHAT:-original build}: $done/$total objects ($pct%), $(progress_time "$s")"
 		# the rate of this run's compiles, once there are enough of them
 		if [ "$s" -ge 5 ] && [ $(( done - start )) -ge $(( total / 50 > 3 ? total / 50 : 3 )) ]; then
 			if [ "$done" -lt "$total" ]; then
 				line+=", about $(progress_time $(( (total - done) * s / (done - start) ))) left"
 			else
-				line+=", linking"
+				[ -n "${PROGRESS_WHAT:-}" ] || line+=", linking"
 			fi
 		fi
 	else
-		line="original build: $done objects, $(progress_time "$s") (total not known yet)"
+		line="${PROGRESS_WHAT:-original build}: $done objects, $(progress_time "$s") (total not known yet)"
 	fi
 	echo "$line"
 }
