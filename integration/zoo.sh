@@ -164,9 +164,14 @@ if [ $BOOT = 1 ] && [ ${#booted[@]} -gt 0 ]; then
 	tmo=${QTMO:-$(( stmo + 60 ))}
 	echo "zoo: booting once with ${#booted[@]} patch module(s)"
 	# two CPUs (SMP patches: IPIs, per-cpu data); init_on_free=1 turns on a static
-	# key the jump-label patches test (31, 32)
+	# key the jump-label patches test (31, 32). The two vCPUs take turns on one
+	# host thread (thread=single): with qemu's multi-threaded TCG, a 6.12 guest
+	# whose kernel rewrites static call sites while the other vCPU runs oopses
+	# with "int3" at a rewritten site (each 6.12 klp transition retargets every
+	# cond_resched site; `echo full > /sys/kernel/debug/sched/preempt` under
+	# load does the same with no live patch loaded: integration/README.md)
 	"$HERE/run-guest.sh" --timeout "$tmo" --script-timeout "$stmo" --log "$GLOG" \
-		--smp 2 --append "init_on_free=1" \
+		--smp 2 --accel tcg,thread=single --append "init_on_free=1" \
 		"$KBZIMAGE" "$gs" ${mods[@]+"${mods[@]}"} > "$OUT/run.out" 2>&1
 	grc=$?
 	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)
