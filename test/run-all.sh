@@ -102,6 +102,8 @@ kernel_suites() {
 stock_suites() {
 	local k=$1
 	suite "kpatch-build-stock-$k" env KERNEL="$k" test/kpatch-build/stock.sh
+	# the header patch filter (its patches are written for 6.1's fs/proc/internal.h)
+	[ "$k" != debian-6.1 ] || suite "kpatch-build-header-filter" test/kpatch-build/header-filter.sh
 	if [ -z "${SKIP_INTEGRATION:-}" ] && [ -z "${SKIP_INTEGRATION_SUITE:-}" ]; then
 		suite "integration-$k" env KERNEL="$k" integration/suite.sh
 		suite "integration-zoo-$k" env KERNEL="$k" integration/zoo.sh
