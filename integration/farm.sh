@@ -28,7 +28,7 @@
 #      kpatch-cc, naming the object and both compilers.
 #   6. the modules of 1-3 (and 4's) booted in one qemu run: each one's guest checks
 #      (integration/patches/NN-name.guest) pass.
-# The last line is "N passed, N failed"; the figures go to $OUT/figures.txt
+# The last line is "farm: N passed, N failed, N skipped" (test/lib/result.sh); the figures go to $OUT/figures.txt
 # (default test/out/farm/).
 #
 # The script is one compound command (parsed whole before it runs), so that
@@ -53,14 +53,14 @@ for t in distcc distccd ccache qemu-system-x86_64 objcopy; do
 	command -v $t >/dev/null || { echo "farm: $t not found (scripts/install-deps)" >&2; exit 1; }
 done
 
-PASS=0 FAIL=0
-ok() { PASS=$((PASS + 1)); echo "PASS $1${2:+: $2}"; }
-ko() { FAIL=$((FAIL + 1)); echo "FAIL $1: $2"; }
-check() { local name=$1 detail=$2; shift 2; if "$@"; then ok "$name" "$detail"; else ko "$name" "$detail"; fi; }
+# shellcheck source=test/lib/result.sh
+. "$ROOT/test/lib/result.sh"
+result_init farm "$OUT"
+check() { local name=$1 detail=$2; shift 2; if "$@"; then pass "$name" "$detail"; else fail "$name" "$detail"; fi; }
 # grep_all REGEX FILE...: every file has a line matching REGEX
 # shellcheck disable=SC2317  # (called through check)
 grep_all() { local re=$1 f; shift; for f; do grep -qE -- "$re" "$f" || return 1; done; }
-finish() { echo "$PASS passed, $FAIL failed"; [ $FAIL -eq 0 ]; exit $?; }
+finish() { result_summary; exit $?; }
 
 ENV=$("$HERE/kernel-cache.sh" --print-env) || { echo "farm: the reference kernel build failed" >&2; exit 1; }
 eval "$ENV"
@@ -116,7 +116,7 @@ start_daemon() {
 		--pid-file "$d/pid" < /dev/null > "$d/stderr" 2>&1 &
 	DPIDS+=($!)
 	for _ in $(seq 50); do grep -q 'listening on' "$d/log" 2>/dev/null && break; sleep 0.1; done
-	grep -q "listening on 127.0.0.1:$port" "$d/log" || { ko "daemon-$n" "distccd did not start: $(cat "$d/stderr" "$d/log" | tail -n 3)"; finish; }
+	grep -q "listening on 127.0.0.1:$port" "$d/log" || { fail "daemon-$n" "distccd did not start: $(cat "$d/stderr" "$d/log" | tail -n 3)"; finish; }
 	printf -v "PORT_$n" %s "$port"
 }
 start_daemon a
@@ -163,7 +163,7 @@ rc=$?
 t_orig=$(( $(date +%s) - t0 ))
 ENTRY=$(entry_of "$T/orig.out"); ENTRY=${ENTRY%/}
 if [ $rc -ne 0 ] || [ -z "$ENTRY" ] || [ ! -f "$ENTRY/.complete" ]; then
-	ko original "kpatch-build exited $rc: $(grep -m1 -E 'error|failed' "$T/orig.out")"
+	fail original "kpatch-build exited $rc: $(grep -m1 -E 'error|failed' "$T/orig.out")"
 	tail -n 20 "$T/orig.out"
 	finish
 fi
@@ -297,9 +297,9 @@ for m in orig/livepatch-proc-meminfo:01-proc-meminfo second/livepatch-new-functi
 done
 if "$HERE/run-guest.sh" --timeout "$tmo" --log "$OUT/guest.log" \
 	--file "$HERE/guest/suite-lib.sh:/lib/kp-suite.sh" "$KBZIMAGE" "${args[@]}" > "$T/guest.out" 2>&1; then
-	ok boot "$(tail -n1 "$T/guest.out")"
+	pass boot "$(tail -n1 "$T/guest.out")"
 else
-	ko boot "$(head -n3 "$T/guest.out" | paste -sd' ') (console $OUT/guest.log)"
+	fail boot "$(head -n3 "$T/guest.out" | paste -sd' ') (console $OUT/guest.log)"
 fi
 for t in orig second second-local conc1 conc2 ccache1 ccache2 other; do cp "$T/$t.out" "$OUT/$t.log" 2>/dev/null; done
 for n in a b; do cp "$T/distccd-$n/log" "$OUT/distccd-$n.log"; done
