@@ -19,6 +19,11 @@
 #   . integration/kernel-cache.sh             defines kc_* functions only (no side effects);
 #                                             then kc_ensure_kernel && kc_export
 #
+# KERNEL=6.1-vulnerable is the base of the real stable fixes (integration/stable.sh):
+# 6.1's source with every fix of ../shared/stable-fixes (KPATCH_STABLE_FIXES)
+# reverted, copied once into $KPATCH_CACHE/src/linux-source-6.1-vulnerable, built
+# with configs/6.1-<arch>.config and configs/6.1-vulnerable-<arch>.config on top.
+#
 # KERNEL=debian-6.1 or debian-6.12 selects Debian's stock kernel instead: the
 # release Debian's linux-image-amd64 (6.1) or linux-image-6.12-amd64 meta package
 # names (KPATCH_STOCK_RELEASE overrides it), nothing built: its image package is
@@ -47,19 +52,29 @@ kc_init() {
 	KERNEL=${KERNEL:-6.1}
 	case $KERNEL in
 	6.1|6.12) KBASE=$KERNEL KC_STOCK=0 ;;
+	6.1-vulnerable)	# (the stable fixes' base: see kc_ensure_reverted)
+		KBASE=6.1 KC_STOCK=0
+		KC_REVERTS=${KPATCH_STABLE_FIXES:-$KC_DIR/../../shared/stable-fixes}/patches ;;
 	debian-6.1|debian-6.12) KBASE=${KERNEL#debian-} KC_STOCK=1 ;;
-	*) kc_die "KERNEL=$KERNEL: the reference kernels are 6.1 and 6.12, Debian's stock ones debian-6.1 and debian-6.12" ;;
+	*) kc_die "KERNEL=$KERNEL: the reference kernels are 6.1 and 6.12 (6.1-vulnerable: 6.1 with the stable fixes reverted), Debian's stock ones debian-6.1 and debian-6.12" ;;
 	esac
 	KP_ARCH_TOOL=kernel-cache
 	# shellcheck source=integration/arch.sh
 	. "$KC_DIR/arch.sh"
 	kp_arch_init
 	KC_TARBALL=${KPATCH_KERNEL_TARBALL:-/usr/src/linux-source-$KBASE.tar.xz}
-	KC_FRAGMENT=$KC_DIR/configs/$KERNEL-$KP_ARCH.config
+	# a variant's fragment goes on top of its base's
+	KC_FRAGMENTS=("$KC_DIR/configs/$KBASE-$KP_ARCH.config")
+	[ "$KERNEL" = "$KBASE" ] || [ "$KC_STOCK" = 1 ] || KC_FRAGMENTS+=("$KC_DIR/configs/$KERNEL-$KP_ARCH.config")
 	KC_JOBS=${KPATCH_JOBS:-$(nproc)}
 	KC_SRCNAME=$(basename "$KC_TARBALL" .tar.xz)
-	KSRC=$KPATCH_CACHE/src/$KC_SRCNAME
+	KC_PRISTINE=$KPATCH_CACHE/src/$KC_SRCNAME
 	KC_SRC_MARKER=$KPATCH_CACHE/src/.$KC_SRCNAME.complete
+	KSRC=$KC_PRISTINE
+	if [ -n "${KC_REVERTS:-}" ]; then
+		KSRC=$KPATCH_CACHE/src/$KC_SRCNAME-${KERNEL#"$KBASE"-}
+		KC_REVERTED_MARKER=$KPATCH_CACHE/src/.$(basename "$KSRC").complete
+	fi
 	KC_T0=${KC_T0:-$(date +%s)}
 }
 
@@ -76,12 +91,16 @@ kc_source_id() {
 }
 
 kc_key() {
-	[ -r "$KC_FRAGMENT" ] || kc_die "config fragment $KC_FRAGMENT not found"
+	local f
+	for f in "${KC_FRAGMENTS[@]}"; do
+		[ -r "$f" ] || kc_die "config fragment $f not found"
+	done
 	command -v "$KP_CC" >/dev/null || kc_die "$KP_CC not found (run scripts/install-deps)"
 	{
 		echo "recipe $KC_RECIPE"
 		kc_source_id
-		cat "$KC_FRAGMENT"
+		[ -z "${KC_REVERTS:-}" ] || echo "reverted $(kc_reverts_id)"
+		cat "${KC_FRAGMENTS[@]}"
 		"$KP_CC" --version
 	} | sha256sum | cut -c1-16
 }
@@ -98,10 +117,10 @@ kc_set_paths() {
 }
 
 kc_source_pristine() {
-	local f
-	for f in .config include/config include/generated "$KSRC"/arch/*/include/generated vmlinux; do
-		f=${f#"$KSRC/"}
-		[ -e "$KSRC/$f" ] && kc_die "source tree $KSRC is not pristine ($f exists; something built in it). Reset: rm -rf '$KSRC' '$KC_SRC_MARKER'"
+	local f src=$1 marker=$2
+	for f in .config include/config include/generated "$src"/arch/*/include/generated vmlinux; do
+		f=${f#"$src/"}
+		[ -e "$src/$f" ] && kc_die "source tree $src is not pristine ($f exists; something built in it). Reset: rm -rf '$src' '$marker'"
 	done
 	return 0
 }
@@ -113,23 +132,60 @@ kc_ensure_source() {
 	mkdir -p "$KPATCH_CACHE/src"
 	(
 		flock -n 9 || { kc_log "waiting for another unpack of $KC_SRCNAME"; flock 9; }
-		if [ -d "$KSRC" ] && [ "$(cat "$KC_SRC_MARKER" 2>/dev/null)" = "$id" ]; then
+		if [ -d "$KC_PRISTINE" ] && [ "$(cat "$KC_SRC_MARKER" 2>/dev/null)" = "$id" ]; then
 			exit 0
 		fi
-		kc_log "unpacking $KC_TARBALL into $KSRC"
-		rm -rf "$KSRC" "$KC_SRC_MARKER" "$KPATCH_CACHE/src/.unpack.tmp"
+		kc_log "unpacking $KC_TARBALL into $KC_PRISTINE"
+		rm -rf "$KC_PRISTINE" "$KC_SRC_MARKER" "$KPATCH_CACHE/src/.unpack.tmp"
 		mkdir "$KPATCH_CACHE/src/.unpack.tmp"
 		tar -C "$KPATCH_CACHE/src/.unpack.tmp" -xJf "$KC_TARBALL" ||
 			kc_die "unpacking $KC_TARBALL failed"
 		[ -f "$KPATCH_CACHE/src/.unpack.tmp/$KC_SRCNAME/Makefile" ] ||
 			kc_die "$KC_TARBALL does not contain $KC_SRCNAME/Makefile"
-		mv "$KPATCH_CACHE/src/.unpack.tmp/$KC_SRCNAME" "$KSRC"
+		mv "$KPATCH_CACHE/src/.unpack.tmp/$KC_SRCNAME" "$KC_PRISTINE"
 		rmdir "$KPATCH_CACHE/src/.unpack.tmp"
 		echo "$id" > "$KC_SRC_MARKER"
-		kc_log "unpacked $(make -s -C "$KSRC" kernelversion 2>/dev/null)"
+		kc_log "unpacked $(make -s -C "$KC_PRISTINE" kernelversion 2>/dev/null)"
 	) 9>"$KPATCH_CACHE/src/.lock" || exit 1
-	kc_source_pristine
+	kc_source_pristine "$KC_PRISTINE" "$KC_SRC_MARKER"
+	[ -z "${KC_REVERTS:-}" ] || kc_ensure_reverted
 }
+
+# the fixes a variant reverts: their names and contents
+kc_reverts_id() {
+	local p
+	[ -d "$KC_REVERTS" ] || kc_die "no stable fixes in $KC_REVERTS (KPATCH_STABLE_FIXES)"
+	for p in "$KC_REVERTS"/[0-9][0-9]-*.patch; do basename "$p"; cat "$p"; done |
+		sha256sum | cut -c1-16
+}
+
+# The vulnerable base: a copy of the pristine source with every fix of
+# $KC_REVERTS reverted (they are file-disjoint and all in 6.1.192, so each
+# reverses without fuzz), made once per (source, fixes) under a lock.
+kc_ensure_reverted() {
+	local id p n=0 tmp=$KSRC.tmp
+	id="$(kc_source_id) reverted $(kc_reverts_id)"
+	(
+		flock -n 9 || { kc_log "waiting for another copy of $KSRC"; flock 9; }
+		if [ -d "$KSRC" ] && [ "$(cat "$KC_REVERTED_MARKER" 2>/dev/null)" = "$id" ]; then
+			exit 0
+		fi
+		kc_log "copying $KC_PRISTINE into $KSRC and reverting the fixes of $KC_REVERTS"
+		rm -rf "$KSRC" "$KC_REVERTED_MARKER" "$tmp"
+		cp -a "$KC_PRISTINE" "$tmp"
+		for p in "$KC_REVERTS"/[0-9][0-9]-*.patch; do
+			patch -s -R -p1 -F0 --no-backup-if-mismatch -d "$tmp" < "$p" ||
+				kc_die "$(basename "$p") does not revert on $KC_PRISTINE"
+			n=$((n + 1))
+		done
+		mv "$tmp" "$KSRC"
+		echo "$id" > "$KC_REVERTED_MARKER"
+		kc_log "$n fixes reverted in $KSRC"
+	) 9>"$KPATCH_CACHE/src/.lock-$(basename "$KSRC")" || exit 1
+	kc_source_pristine "$KSRC" "$KC_REVERTED_MARKER"
+}
+
+
 
 # Check every value the fragment asks for survived olddefconfig.
 kc_verify_config() {
@@ -148,7 +204,7 @@ kc_verify_config() {
 				bad=1
 			} ;;
 		esac
-	done < "$KC_FRAGMENT"
+	done < <(cat "${KC_FRAGMENTS[@]}")
 	for sym in LIVEPATCH KALLSYMS_ALL DYNAMIC_FTRACE_WITH_REGS DEBUG_INFO MODULES; do
 		grep -qx "CONFIG_$sym=y" "$cfg" || {
 			echo "kernel-cache: error: config: CONFIG_$sym=y did not survive olddefconfig" >&2
@@ -156,7 +212,7 @@ kc_verify_config() {
 		}
 	done
 	grep -qx "CONFIG_MODULE_SIG=y" "$cfg" && { echo "kernel-cache: error: config: module signing is on" >&2; bad=1; }
-	[ $bad -eq 0 ] || kc_die "config fragment $KC_FRAGMENT did not survive olddefconfig (see above; $cfg)"
+	[ $bad -eq 0 ] || kc_die "config fragments ${KC_FRAGMENTS[*]} did not survive olddefconfig (see above; $cfg)"
 }
 
 # a line every 30 s while the kernel builds (minutes on 2 cores, silent otherwise)
@@ -178,7 +234,7 @@ kc_build() {
 		tail -n 30 "$log" >&2
 		kc_die "make $* failed (full log: $log)"; }; }
 	kc_make tinyconfig
-	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" "$KC_FRAGMENT" >>"$log" 2>&1 ||
+	"$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KOBJ" "$KOBJ/.config" "${KC_FRAGMENTS[@]}" >>"$log" 2>&1 ||
 		kc_die "merge_config.sh failed (log: $log)"
 	kc_make olddefconfig
 	kc_verify_config "$KOBJ/.config"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # stable.sh: real 6.1 stable-kernel fixes as live patches (make integration-stable).
 #
-#   KERNEL=debian-6.1 integration/stable.sh [--only NN[,NN...]] [--all] [--no-boot] [--list]
+#   KERNEL=debian-6.1|6.1-vulnerable integration/stable.sh [--only NN[,NN...]] [--all] [--no-boot] [--list]
 #
 # The six fixes that change a header (list.tsv) are built only with --all: on
 # Debian's config, each header is included by hundreds to thousands of
@@ -13,6 +13,10 @@
 # kernel (KERNEL=debian-6.1, the default) each one is already in the shipped code,
 # so its live patch is the fix's revert, made here with diff -u of the fixed and
 # the reverted files of the kernel's source: the same functions change.
+# KERNEL=6.1-vulnerable is the other way: a kernel built from the same source
+# with all 30 fixes reverted (integration/kernel-cache.sh, with a config that
+# compiles every fix's code in: configs/6.1-vulnerable-x86_64.config), booted,
+# and each fix itself live-patched into it.
 #
 # The patches and what is expected of them (integration/stable/NN.expect, .guest,
 # .check: the format of lib/patchspec.sh, with its overrides) are laid out in
@@ -45,8 +49,8 @@ while [ $# -gt 0 ]; do
 done
 [ -d "$FIXES/patches" ] || { echo "stable: no fixes in $FIXES/patches (KPATCH_STABLE_FIXES)" >&2; exit 1; }
 case $KERNEL in
-debian-6.1) ;;
-*) echo "stable: KERNEL=$KERNEL: the fixes are run on Debian's stock 6.1 kernel (debian-6.1)" >&2; exit 2 ;;
+debian-6.1|6.1-vulnerable) ;;
+*) echo "stable: KERNEL=$KERNEL: the fixes are run on Debian's stock 6.1 kernel (debian-6.1) or on 6.1 with them reverted (6.1-vulnerable)" >&2; exit 2 ;;
 esac
 
 # shellcheck source=integration/lib/patchspec.sh
@@ -156,8 +160,12 @@ rm -rf "$P"; mkdir -p "$P"
 for fix in "$FIXES"/patches/[0-9][0-9]-*.patch; do
 	b=$(basename "$fix" .patch) nn=${b%%-*}
 	t=$(test_name "$b")
-	revert_patch "$fix" "$KSRC" > "$P/$t.patch" ||
-		{ echo "stable: the revert of $b does not apply to $KSRC" >&2; exit 1; }
+	if [ "$KERNEL" = 6.1-vulnerable ]; then
+		cp "$fix" "$P/$t.patch"	# (the base has it reverted: the fix is the live patch)
+	else
+		revert_patch "$fix" "$KSRC" > "$P/$t.patch" ||
+			{ echo "stable: the revert of $b does not apply to $KSRC" >&2; exit 1; }
+	fi
 	# what is expected of fix NN: integration/stable/NN.* (lib/patchspec.sh's
 	# format and overrides), resolved for this kernel, under the test's name
 	ps_expect "$HERE/stable" "$nn" > "$P/$t.expect"
