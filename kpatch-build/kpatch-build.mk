@@ -1,6 +1,7 @@
 # kpatch-build/kpatch-build.mk: included by the top-level Makefile.
 # Builds kpatch-struct-sizes (special-section entry sizes from vmlinux DWARF, libdwarf)
-# and copies it next to the kpatch-build script, where kpatch-build looks for it.
+# and the other kpatch-build tools, and copies each next to the kpatch-build script,
+# where kpatch-build looks for it.
 # install: the driver, its sourced lib/*.sh (next to the resolved script) and tools.
 KPB_DIR := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
 
@@ -34,9 +35,15 @@ $(KPB_DIR)/kpatch-binary-match: $(B)/bin/kpatch-binary-match
 	cp -f $< $@
 
 # a header patch's includer, original and patched preprocessed: can it change?
-$(B)/bin/kpatch-pp-compare: $(KPB_DIR)/pp-compare.c
+# (one file per job, pp-compare/pp-compare.h lists them; in `make tools` too, as
+# the other tools tested with their ASan build: test/pp-compare/run.sh)
+PPC_SRCS := $(wildcard $(KPB_DIR)/pp-compare/*.c)
+tools: $(B)/bin/kpatch-pp-compare
+$(B)/bin/kpatch-pp-compare: $(call obj,$(PPC_SRCS)) $(B)/libkp.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $<
+	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^
+
+-include $(patsubst %.o,%.d,$(call obj,$(PPC_SRCS)))
 
 $(KPB_DIR)/kpatch-pp-compare: $(B)/bin/kpatch-pp-compare
 	cp -f $< $@

@@ -131,6 +131,8 @@ tool_suites() {
 	# (3,000 inputs: the smoke run; FUZZ_ITERATIONS=10000 or more for a deep one)
 	suite fuzz test/fuzz/run.sh "${FUZZ_ITERATIONS:-3000}"
 	suite klp-convert test/klp-convert/run-tests.sh
+	# kpatch-build's header filter on units preprocessed here (no kernel)
+	suite pp-compare test/pp-compare/run.sh "$top/build/asan/bin/kpatch-pp-compare"
 	# klp-convert on aarch64, ppc64le and s390x patch modules (cross-built)
 	suite klp-convert-cross test/klp-convert/cross.sh "$ASAN_CDO" "$top/build/asan/bin/klp-convert"
 	# kpatch-build's suite in the repository only when the package suite does not

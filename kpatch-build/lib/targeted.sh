@@ -284,6 +284,7 @@ targeted_header_filter() {
 	[ ${#nocmd[@]} -eq 0 ] || made=${#nocmd[@]}
 	[ "$LOCK_MODE" = -s ] || { flock -s "$LOCK_FD"; LOCK_MODE=-s; }
 	# the verdicts: "0 OBJECT same: ..." sets the object aside, anything else keeps it
+	# (kpatch-pp-compare exits 0 same, 1 may change or out of memory, 2 bad input)
 	{ echo "---- header filter: the objects that include ${incl[*]} ----"; xargs -a "$PP/results" cat 2>/dev/null || true; } >> "$LOG"
 	xargs -a "$PP/results" cat 2>/dev/null | awk '$1 == 0 && $3 == "same:" { print $2 }' > "$PP/same" || true
 	awk 'FILENAME == ARGV[1] { same[$1] = 1; next } { o = $1; sub(/\.c$/, ".o", o) } !(o in same)' \

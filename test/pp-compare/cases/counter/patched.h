@@ -1,0 +1,3 @@
+#define LIMIT 4
+#if __COUNTER__ >= 0
+#endif

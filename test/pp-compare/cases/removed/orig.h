@@ -1,0 +1,1 @@
+int legacy_twice(int v);

@@ -1,0 +1,7 @@
+/* the header's patch removes a prototype (the original side's declaration differs) */
+#include "hdr.h"
+
+int twice(int v)
+{
+	return v * 2;
+}

@@ -1,0 +1,5 @@
+struct pair {
+	int a;
+	int extra;
+	int b;
+};

@@ -1,0 +1,7 @@
+/* the header's patch changes a static inline function this unit never calls */
+#include "hdr.h"
+
+int total(int a, int b)
+{
+	return add(a, b);
+}

@@ -1,0 +1,4 @@
+static inline int add(int a, int b)
+{
+	return a + b + 1;
+}
