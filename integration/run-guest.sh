@@ -109,7 +109,7 @@ for m in ${modules[@]+"${modules[@]}"}; do args+=(--module "$m"); done
 for f in ${files[@]+"${files[@]}"}; do args+=(--file "$f"); done
 "$HERE/guest/mkinitramfs.sh" "${args[@]}" || die "building the initramfs failed"
 
-cmdline="console=$KP_CONSOLE printk.devkmsg=on panic=-1 oops=panic kp_script_timeout=$stmo $append"
+cmdline="console=$KP_CONSOLE $KP_BOOT_ARGS printk.devkmsg=on panic=-1 oops=panic kp_script_timeout=$stmo $append"
 t0=$(date +%s.%N)
 set +e
 timeout -k 5 "$tmo" "$KP_QEMU" ${KP_QEMU_MACHINE[@]+"${KP_QEMU_MACHINE[@]}"} -accel "$accel" -m "$mem" -smp "$smp" -nographic -no-reboot \
