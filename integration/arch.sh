@@ -24,7 +24,7 @@ kp_arch_die() { echo "${KP_ARCH_TOOL:-integration}: error: $*" >&2; exit 2; }
 
 kp_arch_init() {
 	local want=${KP_ARCH:-${ARCH:-x86_64}} cache=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
-	KP_BENIGN_WARN= KP_BOOT_ARGS=
+	KP_BENIGN_WARN='' KP_BOOT_ARGS=''
 	case $want in
 	x86_64|x86|amd64)
 		# no_timer_check: a TCG guest on a loaded host (two test lanes and a
