@@ -33,7 +33,9 @@
  *   special     special.c    entries of special sections for included code
  *   include-special include.c  what those entries need
  *   verify      verify.c     refusals: data, __init, ftrace, exports, ...
- *   emit        emit.c       the output object, and its records
+ *   emit        emit.c       the output object: its sections and symbols,
+ *               emit-relocs.c  their relocations retargeted (what the
+ *                            loader cannot reach refused), and its records
  *               records.c    (named through klp.c: exported, or klp symbol
  *                            with sympos); only when nothing was refused
  *

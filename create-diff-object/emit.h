@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Between emit.c (the output's sections, symbols and relocations) and
- * records.c (the records the patch module template and klp-convert read).
+ * Between emit.c (the output's sections and symbols), emit-relocs.c (their
+ * relocations, retargeted) and records.c (the records the patch module
+ * template and klp-convert read).
  */
 #ifndef CDO_EMIT_H
 #define CDO_EMIT_H
@@ -32,6 +33,9 @@ struct emitter {
 	size_t nklp;
 	struct section *strings;	/* .kpatch.strings, made on first use */
 };
+
+/* emit-relocs.c: the relocations of every piece, retargeted into the output */
+void copy_relocs(struct emitter *em);
 
 /* records.c, in the order emit() writes them */
 void emit_func_records(struct emitter *em);

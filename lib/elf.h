@@ -205,4 +205,21 @@ void elf_remove_section(struct section *sec);
 /* Place @sec right after @after in the section list (output order). */
 void elf_move_section_after(struct section *sec, struct section *after);
 
+/*
+ * For lib/elf-read.c only: the model's own constructors (lib/elf.c), with
+ * which it builds the model of the file it reads. The tools use
+ * elf_open(), elf_new() and the mutations above.
+ */
+/* An empty model, for the object at @path. */
+struct elf *elf_alloc(const char *path);
+/* Enter @sym, its name, section and offset set, in the model's indices. */
+void elf_index_symbol(struct elf *elf, struct symbol *sym);
+/*
+ * A relocation appended to the relocation section @rela, which need not be
+ * its base's ->rela (a .klp.rela section is not).
+ */
+struct reloc *elf_append_reloc(struct section *rela, uint64_t offset,
+			       struct symbol *sym, unsigned int type,
+			       int64_t addend);
+
 #endif
