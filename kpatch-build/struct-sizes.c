@@ -103,11 +103,52 @@ static void visit(Dwarf_Debug dbg, Dwarf_Die die)
 	dwarf_dealloc(dbg, name, DW_DLA_STRING);
 }
 
+/*
+ * Visit the top-level DIEs of each compilation unit until every struct was
+ * found; *ncu counts the units read. -1 on a libdwarf error (reported).
+ */
+static int walk_cus(Dwarf_Debug dbg, const char *path, int *ncu)
+{
+	Dwarf_Error err = NULL;
+	Dwarf_Unsigned next = 0;
+	int res;
+
+	while (nfound < nwanted) {
+		Dwarf_Die cu = NULL, die = NULL, sib;
+
+		res = dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+					     NULL, &next, NULL, &err);
+		if (res == DW_DLV_NO_ENTRY)
+			break;
+		if (res != DW_DLV_OK) {
+			fprintf(stderr, "kpatch-struct-sizes: %s: %s\n", path, dwarf_errmsg(err));
+			return -1;
+		}
+		(*ncu)++;
+		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &err) != DW_DLV_OK)
+			continue;
+		res = dwarf_child(cu, &die, &err);
+		while (res == DW_DLV_OK) {
+			visit(dbg, die);
+			res = dwarf_siblingof_b(dbg, die, 1, &sib, &err);
+			dwarf_dealloc(dbg, die, DW_DLA_DIE);
+			die = sib;
+		}
+		dwarf_dealloc(dbg, cu, DW_DLA_DIE);
+	}
+	if (nfound < nwanted) {
+		/* finish the CU iteration so libdwarf's state is consistent */
+		while (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+					      NULL, &next, NULL, &err) == DW_DLV_OK)
+			;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	Dwarf_Debug dbg = NULL;
 	Dwarf_Error err = NULL;
-	Dwarf_Unsigned next = 0;
 	int res, ncu = 0;
 	unsigned i;
 
@@ -131,35 +172,8 @@ int main(int argc, char **argv)
 					       : dwarf_errmsg(err));
 		return 1;
 	}
-	while (nfound < nwanted) {
-		Dwarf_Die cu = NULL, die = NULL, sib;
-
-		res = dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-					     NULL, &next, NULL, &err);
-		if (res == DW_DLV_NO_ENTRY)
-			break;
-		if (res != DW_DLV_OK) {
-			fprintf(stderr, "kpatch-struct-sizes: %s: %s\n", argv[1], dwarf_errmsg(err));
-			return 1;
-		}
-		ncu++;
-		if (dwarf_siblingof_b(dbg, NULL, 1, &cu, &err) != DW_DLV_OK)
-			continue;
-		res = dwarf_child(cu, &die, &err);
-		while (res == DW_DLV_OK) {
-			visit(dbg, die);
-			res = dwarf_siblingof_b(dbg, die, 1, &sib, &err);
-			dwarf_dealloc(dbg, die, DW_DLA_DIE);
-			die = sib;
-		}
-		dwarf_dealloc(dbg, cu, DW_DLA_DIE);
-	}
-	if (nfound < nwanted) {
-		/* finish the CU iteration so libdwarf's state is consistent */
-		while (dwarf_next_cu_header_d(dbg, 1, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-					      NULL, &next, NULL, &err) == DW_DLV_OK)
-			;
-	}
+	if (walk_cus(dbg, argv[1], &ncu))
+		return 1;
 	for (i = 0; i < nwanted; i++)
 		if (sizes[i] >= 0)
 			printf("%s=%lld\n", wanted[i]->size_env, sizes[i]);

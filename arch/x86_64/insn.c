@@ -27,7 +27,8 @@ enum {
 	I64 = 512,	/* b8-bf: imm64 with REX.W */
 };
 
-static uint16_t one_byte(unsigned char op)
+/* The one-byte opcodes below 0x60: the ALU block, REX, push/pop. */
+static uint16_t one_byte_low(unsigned char op)
 {
 	if (op < 0x40) {
 		unsigned int lo = op & 7;
@@ -45,8 +46,13 @@ static uint16_t one_byte(unsigned char op)
 	}
 	if (op < 0x50)
 		return BAD;	/* REX: handled by the caller */
+	return 0;	/* push/pop reg */
+}
+
+static uint16_t one_byte(unsigned char op)
+{
 	if (op < 0x60)
-		return 0;	/* push/pop reg */
+		return one_byte_low(op);
 	switch (op) {
 	case 0x63: return M;
 	case 0x68: return I32;
@@ -185,23 +191,15 @@ static bool is_prefix(unsigned char b)
 	       b == 0x65;
 }
 
-static bool decode_one(struct decoder *d, struct insn_info *in)
+/*
+ * The opcode (after the prefixes): its byte in *opp, its operand flags in *fp;
+ * VEX/EVEX, 0f and 0f 38/0f 3a escapes taken.
+ */
+static bool opcode(struct decoder *d, unsigned char *opp, uint16_t *fp)
 {
-	bool opsize16 = false, rexw = false;
-	unsigned char op, map = 0;
-	unsigned int reg = 0;
+	unsigned char op = d->code[d->at], map = 0;
 	uint16_t f;
-	size_t rip = 0;
 
-	memset(in, 0, sizeof(*in));
-	in->start = d->at;
-	while (d->at < d->len && is_prefix(d->code[d->at]))
-		opsize16 |= d->code[d->at++] == 0x66;
-	if (d->at < d->len && (d->code[d->at] & 0xf0) == 0x40)
-		rexw = d->code[d->at++] & 8;
-	if (d->at >= d->len)
-		return false;
-	op = d->code[d->at];
 	if (op == 0xc4 || op == 0xc5 || op == 0x62) {
 		if (!vex(d, &map) || map < 1 || map > 3 || d->at >= d->len)
 			return false;
@@ -222,6 +220,42 @@ static bool decode_one(struct decoder *d, struct insn_info *in)
 		d->at++;
 		f = one_byte(op);
 	}
+	*opp = op;
+	*fp = f;
+	return true;
+}
+
+/* The branch target or RIP-relative address of a decoded instruction. */
+static void set_target(const struct decoder *d, struct insn_info *in)
+{
+	if (in->size == 1)
+		in->target = (int64_t)in->end + (int8_t)d->code[in->field];
+	else if (in->size == 4) {
+		int32_t disp;
+
+		memcpy(&disp, d->code + in->field, 4);
+		in->target = (int64_t)in->end + disp;
+	}
+}
+
+static bool decode_one(struct decoder *d, struct insn_info *in)
+{
+	bool opsize16 = false, rexw = false;
+	unsigned char op;
+	unsigned int reg = 0;
+	uint16_t f;
+	size_t rip = 0;
+
+	memset(in, 0, sizeof(*in));
+	in->start = d->at;
+	while (d->at < d->len && is_prefix(d->code[d->at]))
+		opsize16 |= d->code[d->at++] == 0x66;
+	if (d->at < d->len && (d->code[d->at] & 0xf0) == 0x40)
+		rexw = d->code[d->at++] & 8;
+	if (d->at >= d->len)
+		return false;
+	if (!opcode(d, &op, &f))
+		return false;
 	if (f & BAD)
 		return false;
 	if ((f & M) && !modrm(d, &rip, &reg))
@@ -250,14 +284,7 @@ static bool decode_one(struct decoder *d, struct insn_info *in)
 		in->size = 4;
 	}
 	in->end = d->at;
-	if (in->size == 1)
-		in->target = (int64_t)in->end + (int8_t)d->code[in->field];
-	else if (in->size == 4) {
-		int32_t disp;
-
-		memcpy(&disp, d->code + in->field, 4);
-		in->target = (int64_t)in->end + disp;
-	}
+	set_target(d, in);
 	return true;
 }
 

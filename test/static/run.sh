@@ -15,6 +15,14 @@
 #                 die(): the library returns its errors and each tool decides
 #                 (lib/util.c's die() is there for the tools; its
 #                 allocators' out-of-memory exit is the one exit allowed)
+#   sizes         no C source or header of the tools (lib/, arch/,
+#                 create-diff-object/, klp-convert/, kpatch-build/; not kmod/)
+#                 over 800 lines; none of their functions over 60 lines
+#                 (kernel style: from a "{" at column 0 after the definition
+#                 to the "}" at column 0, both counted; each offender as
+#                 "file:line name N lines"); no shell script under
+#                 kpatch-build/, test/, integration/, scripts/ or kpatch/
+#                 (*.sh, or a sh/bash "#!" line) over 800 lines
 #
 # usage: run.sh [-g|--graph] — with -g, also print the module graph (one
 # "user -> provider" line per dependency). The last line is
@@ -160,6 +168,56 @@ check_library_exits() {
 	else pass library-exits "the library returns its errors"; fi
 }
 
+# the tools' C sources and headers (kmod/ is the kernel's side)
+size_c_files() {
+	find lib arch create-diff-object klp-convert kpatch-build -name '*.[ch]' -type f |
+		awk '!/^kpatch-build\// || /^kpatch-build\/[^\/]*\.c$/ || /^kpatch-build\/.*\/.*\.[ch]$/' | sort
+}
+
+# the shell scripts: *.sh, or a "#!" line of sh or bash (test/out: the suites' output)
+size_scripts() {
+	local f
+
+	find kpatch-build test integration scripts kpatch -path test/out -prune -o -type f -print |
+		sort | while read -r f; do
+			case $f in
+			*.sh) echo "$f" ;;
+			*) head -n 1 "$f" 2>/dev/null | grep -qE '^#! *(/usr)?/bin/(env +)?(ba)?sh( |$)' && echo "$f" ;;
+			esac
+		done
+}
+
+# "file:line name N lines" for each kernel-style function of @files over 60 lines
+long_functions() {
+	awk 'FNR == 1 { body = 0; def = "" }
+	     /^[A-Za-z_]/ && !body { def = $0; defline = FNR }
+	     /^\{/ && !body && def != "" {
+		body = 1; start = FNR
+		name = def; sub(/\(.*/, "", name); sub(/.*[^A-Za-z0-9_]/, "", name)
+		next
+	     }
+	     /^\}/ && body {
+		if (FNR - start + 1 > 60)
+			print FILENAME ":" defline " " name " " FNR - start + 1 " lines"
+		body = 0; def = ""
+	     }
+	     /^[;}]/ && !body { def = "" }' "$@"
+}
+
+check_sizes() {
+	local log=$out/sizes.txt cfiles scripts
+
+	mapfile -t cfiles < <(size_c_files)
+	mapfile -t scripts < <(size_scripts)
+	{
+		wc -l "${cfiles[@]}" | awk '$2 != "total" && $1 > 800 { print $2 ": " $1 " lines (C, at most 800)" }'
+		long_functions "${cfiles[@]}"
+		wc -l "${scripts[@]}" | awk '$2 != "total" && $1 > 800 { print $2 ": " $1 " lines (shell, at most 800)" }'
+	} > "$log"
+	if [ -s "$log" ]; then fail sizes "$(wc -l < "$log") file(s) or function(s) too long ($log)" "$log"
+	else pass sizes "${#cfiles[@]} C files of at most 800 lines, their functions of at most 60, ${#scripts[@]} shell scripts of at most 800"; fi
+}
+
 if ! compile; then
 	fail compile "the tools' sources ($out/compile.log)" "$out/compile.log"
 	result_summary
@@ -169,5 +227,6 @@ check_modules
 check_declarations
 check_passes
 check_library_exits
+check_sizes
 [ $graph = 0 ] || sed 's/ / -> /' "$out/graph.txt"
 result_summary
