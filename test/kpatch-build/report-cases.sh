@@ -116,15 +116,24 @@ if want progress; then
 fi
 if want progress-lock-wait; then
 	# another kernel build holds the machine's lock: the progress says so
+	# (the holder lets go once the build has said it waits a second or more:
+	# a fixed hold is too short when a loaded machine takes long to get there)
 	mkdir -p "$T/cache6"
-	flock "$T/cache6/.kernel-build.lock" sleep 4 &
+	# shellcheck disable=SC2016  # ($1 is the inner shell's)
+	flock "$T/cache6/.kernel-build.lock" sh -c 'while [ ! -e "$1" ]; do sleep 0.1; done' - "$T/cache6.release" &
 	lpid=$!; sleep 0.3
-	KPATCH_PROGRESS_SECONDS=1 KPATCH_CACHE=$T/cache6 kpb "${STD[@]}" -n lockwait "$T/p/cmdline.patch"
-	wait $lpid
+	KPATCH_PROGRESS_SECONDS=1 KPATCH_CACHE=$T/cache6 "$KPB" "${STD[@]}" -n lockwait "$T/p/cmdline.patch" > "$OUT" 2>&1 &
+	kpid=$!
+	for _ in $(seq 1 1200); do
+		grep -q 'waiting for another kernel build (lock .*), 0m0[1-9]s' "$OUT" && break
+		sleep 0.1
+	done
+	touch "$T/cache6.release"; wait $lpid
+	wait $kpid; RC=$?
 	[ "$RC" -eq 0 ] || grep -q 'original build complete' "$OUT" &&
 		grep -q 'original build: waiting for another kernel build (lock .*cache6/.kernel-build.lock), 0m0[1-3]s' "$OUT" &&
 		pass progress-lock-wait || fail progress-lock-wait "waiting for the kernel build lock not reported" "$OUT"
-	rm -rf "$T/cache6"
+	rm -rf "$T/cache6" "$T/cache6.release"
 fi
 if want attribution; then
 	idx=$(compgen -G "$KPATCH_CACHE/kpatch-build/orig/*/objects.idx" | head -n1)
