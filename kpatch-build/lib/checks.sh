@@ -34,6 +34,20 @@ find_inputs() {
 	KB_CACHE=$KPATCH_CACHE/kpatch-build
 	UNAME_R=$(uname -r)
 
+	find_oot_module
+	KERNELRELEASE_ARG=
+	if stock_wanted; then
+		stock_inputs
+	elif [ -n "$FULL_BUILD" ] && [ "$FULL_BUILD" = 1 ]; then
+		die "--full-build goes with --kernel (a stock kernel); a self-built kernel's original build is always a full one"
+	fi
+	find_srcdir
+	find_vmlinux
+	find_kobj_config
+}
+
+# -m/--oot-module: the module, its source and its name
+find_oot_module() {
 	if [ -n "$OOT_MODULE" ]; then
 		[ -f "$OOT_MODULE" ] || die "out-of-tree module $OOT_MODULE not found"
 		[ -d "$OOT_SRC" ] || die "out-of-tree module source $OOT_SRC not found"
@@ -44,12 +58,11 @@ find_inputs() {
 		[ -n "$OOT_NAME" ] || OOT_NAME=$(basename "$OOT_MODULE" .ko)
 		OOT_NAME=${OOT_NAME//-/_}
 	fi
-	KERNELRELEASE_ARG=
-	if stock_wanted; then
-		stock_inputs
-	elif [ -n "$FULL_BUILD" ] && [ "$FULL_BUILD" = 1 ]; then
-		die "--full-build goes with --kernel (a stock kernel); a self-built kernel's original build is always a full one"
-	fi
+}
+
+# the kernel source: -s, or the running kernel's; a clean tree (builds are O=)
+find_srcdir() {
+	local d f
 	if [ -n "$OOT_MODULE" ] && [ -z "$SRCDIR" ]; then
 		:	# the kernel source is not needed to rebuild an out-of-tree module
 	elif [ -z "$SRCDIR" ]; then
@@ -64,10 +77,14 @@ find_inputs() {
 		SRCDIR=$(readlink -f "$SRCDIR")
 		for f in .config include/config include/generated "$SRCDIR"/arch/*/include/generated; do
 			f=${f#"$SRCDIR/"}
-			[ -e "$SRCDIR/$f" ] && die "source tree $SRCDIR is not clean ($f exists); kpatch-build builds out of tree (O=) and kbuild refuses a built-in tree: use a clean copy or 'make mrproper' it"
+			[ ! -e "$SRCDIR/$f" ] || die "source tree $SRCDIR is not clean ($f exists); kpatch-build builds out of tree (O=) and kbuild refuses a built-in tree: use a clean copy or 'make mrproper' it"
 		done
 	fi
+}
 
+# the booted kernel's vmlinux: -v, or next to -c, or the debug package's
+find_vmlinux() {
+	local f
 	if [ -z "$VMLINUX" ]; then
 		# -c inside a kernel build tree (the reference kernel: -c $KOBJ/.config): its vmlinux
 		for f in ${CONFIG:+"$(dirname "$CONFIG")/vmlinux"} "/usr/lib/debug/boot/vmlinux-$UNAME_R" "/usr/lib/debug/lib/modules/$UNAME_R/vmlinux" \
@@ -80,7 +97,11 @@ find_inputs() {
 	[ -f "$VMLINUX" ] || die "vmlinux $VMLINUX not found"
 	VMLINUX=$(readlink -f "$VMLINUX")
 	head -c 4 "$VMLINUX" | grep -q 'ELF' || die "$VMLINUX is not an ELF file"
+}
 
+# the kbuild tree (-k; Module.symvers) and the config (-c) of the booted kernel
+find_kobj_config() {
+	local d f
 	if [ -z "$KOBJ" ]; then
 		d=$(dirname "$VMLINUX")
 		if [ -f "$d/Module.symvers" ] && [ -f "$d/Makefile" ]; then KOBJ=$d

@@ -226,7 +226,7 @@ targeted_pp_job() {
 
 # cut $SCRATCH/targets.incl ("<source> <parent>") to the objects that may change
 targeted_header_filter() {
-	local PP=$SCRATCH/pp t0=$SECONDS s p o n=0 nocmd=() i rc kept total made='' is=()
+	local PP=$SCRATCH/pp t0=$SECONDS s p o n=0 nocmd=() rc total made=
 	PP_COMPARE=$(find_tool kpatch-pp-compare) || fail "kpatch-pp-compare not found (run 'make' in the kpatch-ng tree)"
 	rm -rf "$PP"; mkdir -p "$PP/jobs" || fail "cannot create $PP"
 	# the changed .c files' own objects are built anyway (the first file of each
@@ -256,26 +256,7 @@ targeted_header_filter() {
 	printf '%s\n' ${nocmd[@]+"${nocmd[@]}"} | awk 'FILENAME == ARGV[1] { job[$2] = $1; next } ($1 in job) { print job[$1], $1 }' \
 		"$PP/jobs/index" - | split -l 100 - "$PP/batch."
 	awk '{ print $1 }' "$PP/jobs/index" > "$PP/all"
-	(
-		for b in "$PP"/batch.*; do
-			[ -e "$b" ] || continue
-			# (-k: an object kbuild cannot preprocess keeps its place, unfiltered)
-			mapfile -t is < <(awk '{ o = $2; sub(/\.o$/, ".i", o); print o }' "$b")
-			targeted_make -j"$JOBS" -k "${is[@]}" || true
-			while read -r i o; do
-				[ ! -f "$OBJ/${o%.o}.i" ] || mv -f "$OBJ/${o%.o}.i" "$PP/$i.orig.i" || true
-				if [ -n "$(targeted_pp_cmd "$o")" ]; then
-					targeted_pp_job "$o" "$i" > "$PP/jobs/$i.sh" && echo "$PP/jobs/$i.sh"
-				else
-					echo "$o: kbuild made no preprocessing command (log $ORIG/build.log)" > "$PP/$i.res"
-				fi
-			done < "$b" | xargs -r -n 1 -P "$JOBS" sh || true
-		done
-		# the others (their .i commands cached)
-		while read -r i o; do
-			[ -f "$PP/$i.res" ] || [ -f "$PP/jobs/$i.sh" ] || { targeted_pp_job "$o" "$i" > "$PP/jobs/$i.sh" && echo "$PP/jobs/$i.sh"; }
-		done < "$PP/jobs/index" | xargs -r -n 1 -P "$JOBS" sh || true
-	) &
+	targeted_pp_run "$PP" &
 	BUILD_PID=$!
 	PROGRESS_WHAT=preprocessing PROGRESS_CMDS=$PP/results progress_start "$BUILD_PID"
 	rc=0; wait $BUILD_PID || rc=$?
@@ -283,6 +264,37 @@ targeted_header_filter() {
 	progress_stop
 	[ ${#nocmd[@]} -eq 0 ] || made=${#nocmd[@]}
 	[ "$LOCK_MODE" = -s ] || { flock -s "$LOCK_FD"; LOCK_MODE=-s; }
+	targeted_pp_verdicts "$PP" "$total" "$rc" "$t0" "$made"
+}
+
+# the preprocessing jobs of $1 (the header filter's directory), in the background
+targeted_pp_run() {
+	local PP=$1 b i o is
+	for b in "$PP"/batch.*; do
+		[ -e "$b" ] || continue
+		# (-k: an object kbuild cannot preprocess keeps its place, unfiltered)
+		mapfile -t is < <(awk '{ o = $2; sub(/\.o$/, ".i", o); print o }' "$b")
+		targeted_make -j"$JOBS" -k "${is[@]}" || true
+		while read -r i o; do
+			[ ! -f "$OBJ/${o%.o}.i" ] || mv -f "$OBJ/${o%.o}.i" "$PP/$i.orig.i" || true
+			if [ -n "$(targeted_pp_cmd "$o")" ]; then
+				targeted_pp_job "$o" "$i" > "$PP/jobs/$i.sh" && echo "$PP/jobs/$i.sh"
+			else
+				echo "$o: kbuild made no preprocessing command (log $ORIG/build.log)" > "$PP/$i.res"
+			fi
+		done < "$b" | xargs -r -n 1 -P "$JOBS" sh || true
+	done
+	# the others (their .i commands cached)
+	while read -r i o; do
+		[ -f "$PP/$i.res" ] || [ -f "$PP/jobs/$i.sh" ] || { targeted_pp_job "$o" "$i" > "$PP/jobs/$i.sh" && echo "$PP/jobs/$i.sh"; }
+	done < "$PP/jobs/index" | xargs -r -n 1 -P "$JOBS" sh || true
+}
+
+# the header filter's verdicts in $1 ($2 includers, preprocessing status $3,
+# started at $4, $5 .i commands made by kbuild): the objects that may change
+# stay in targets.incl
+targeted_pp_verdicts() {
+	local PP=$1 total=$2 rc=$3 t0=$4 made=$5 kept
 	# the verdicts: "0 OBJECT same: ..." sets the object aside, anything else keeps it
 	# (kpatch-pp-compare exits 0 same, 1 may change or out of memory, 2 bad input)
 	{ echo "---- header filter: the objects that include ${incl[*]} ----"; xargs -a "$PP/results" cat 2>/dev/null || true; } >> "$LOG"

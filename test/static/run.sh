@@ -22,7 +22,8 @@
 #                 to the "}" at column 0, both counted; each offender as
 #                 "file:line name N lines"); no shell script under
 #                 kpatch-build/, test/, integration/, scripts/ or kpatch/
-#                 (*.sh, or a sh/bash "#!" line) over 800 lines
+#                 (*.sh, or a sh/bash "#!" line) over 800 lines, none of
+#                 their functions over 60 (a here-document's text not counted)
 #
 # usage: run.sh [-g|--graph] — with -g, also print the module graph (one
 # "user -> provider" line per dependency). The last line is
@@ -204,6 +205,26 @@ long_functions() {
 	     /^[;}]/ && !body { def = "" }' "$@"
 }
 
+# "file:line name N lines" for each shell function of @files over 60 lines
+# ("name() {" at column 0 to "}" at column 0; a here-document's text, data
+# such as a usage text, not counted)
+long_shell_functions() {
+	awk 'FNR == 1 { body = 0; doc = "" }
+	     doc != "" { if ($0 ~ "^\t*" doc "$") doc = ""; next }
+	     !body && /^[A-Za-z_][A-Za-z0-9_-]*\(\) *\{/ {
+		body = 1; start = FNR; n = 0; name = $0; sub(/\(.*/, "", name)
+		if ($0 ~ /\}[ \t]*$/) body = 0	# (a one-line function)
+	     }
+	     body { n++ }
+	     body && /<<-?\047?[A-Za-z_]+\047?/ {
+		doc = $0; sub(/.*<<-?\047?/, "", doc); sub(/[^A-Za-z_].*/, "", doc)
+	     }
+	     body && /^\}/ {
+		if (n > 60) print FILENAME ":" start " " name " " n " lines"
+		body = 0
+	     }' "$@"
+}
+
 check_sizes() {
 	local log=$out/sizes.txt cfiles scripts
 
@@ -213,9 +234,10 @@ check_sizes() {
 		wc -l "${cfiles[@]}" | awk '$2 != "total" && $1 > 800 { print $2 ": " $1 " lines (C, at most 800)" }'
 		long_functions "${cfiles[@]}"
 		wc -l "${scripts[@]}" | awk '$2 != "total" && $1 > 800 { print $2 ": " $1 " lines (shell, at most 800)" }'
+		long_shell_functions "${scripts[@]}"
 	} > "$log"
 	if [ -s "$log" ]; then fail sizes "$(wc -l < "$log") file(s) or function(s) too long ($log)" "$log"
-	else pass sizes "${#cfiles[@]} C files of at most 800 lines, their functions of at most 60, ${#scripts[@]} shell scripts of at most 800"; fi
+	else pass sizes "${#cfiles[@]} C files of at most 800 lines, their functions of at most 60, ${#scripts[@]} shell scripts of at most 800, their functions of at most 60"; fi
 }
 
 if ! compile; then
