@@ -58,8 +58,21 @@ kp_module_path() {
 	[ -z "$p" ] || echo "$p"
 }
 
+# the module that provides alias $1 (a softdep may name one: libcrc32c's
+# "pre: crc32c"): the .ko whose .modinfo holds "alias=$1", the kernel's
+# generic one (crypto/) before a CPU-specific one (arch/: crc32c-intel needs
+# SSE4.2, which qemu's default CPU lacks)
+kp_alias_path() {
+	local dir=$KOBJ
+	[ -z "${KSTOCK:-}" ] || dir=$KMODDIR
+	find "$dir" -name '*.ko*' -print0 | xargs -0 -r grep -l -aP "\\x00alias=\\Q$1\\E\\x00" |
+		awk '{ print ($0 ~ /\/arch\//), $0 }' | sort | awk 'NR == 1 { print $2 }'
+}
+
 # the modules $@ (paths in $KOBJ) preceded by the modules each one depends on
-# (modinfo's depends=, recursively), each once, in an order insmod can load them
+# (modinfo's depends= and softdep's "pre:" modules, recursively: a module whose
+# init asks the crypto API for an algorithm fails to load without its provider,
+# the guest has no modprobe to load it), each once, in an order insmod can load them
 kp_with_deps() {
 	local m out=() seen=" "
 	add() {
@@ -68,6 +81,10 @@ kp_with_deps() {
 		seen="$seen$m "
 		for d in $(modinfo -F depends "$m" 2>/dev/null | tr , ' '); do
 			p=$(kp_module_path "$d")
+			[ -z "$p" ] || add "$p"
+		done
+		for d in $(modinfo -F softdep "$m" 2>/dev/null | sed -n 's/.*pre: *\([^:]*\)\( post:.*\)\{0,1\}$/\1/p'); do
+			p=$(kp_module_path "$d"); [ -n "$p" ] || p=$(kp_alias_path "$d")
 			[ -z "$p" ] || add "$p"
 		done
 		out+=("$m")
