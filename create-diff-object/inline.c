@@ -202,9 +202,13 @@ static bool insn_changed(const struct symbol *o, const struct symbol *p,
  * prologue saving one more register) while what changed is inlined code
  * further on. Same size: the instructions whose bytes differ. Another
  * size: those between the first change and the common tail that ORIG
- * has neither at the same place nor as far from the end.
+ * has neither at the same place nor as far from the end. False when more
+ * than MAX_WANTS_PER_FUNC of them changed: code the compiler laid out
+ * anew (registers, order) around a change of the function's own, whose
+ * first places may well lie in an unchanged inlined callee (the wants are
+ * then "crowded": only a callee that changed itself is named).
  */
-static void add_changed_insns(const struct cdo *c, struct inline_want **wants,
+static bool add_changed_insns(const struct cdo *c, struct inline_want **wants,
 			      size_t *n, struct symbol *func,
 			      const struct symbol *o, const struct symbol *p,
 			      long first)
@@ -215,20 +219,22 @@ static void add_changed_insns(const struct cdo *c, struct inline_want **wants,
 
 	if ((!c->arch->decode && !c->arch->insn_length) ||
 	    avail(p) != p->size || avail(o) != o->size)
-		return;
+		return true;
 	if (o->size != p->size)
 		end = p->size - common_suffix(o, p, len);
-	while (at < end && added < MAX_WANTS_PER_FUNC) {
+	while (at < end) {
 		if (!arch_insn_bounds(c->arch, p->sec->data + p->offset,
 				      p->size, at, &in))
-			return;
+			return true;
 		at = in.end;
 		if (in.end <= (uint64_t)first + 1 || !insn_changed(o, p, &in))
 			continue;
+		if (added++ == MAX_WANTS_PER_FUNC)
+			return false;
 		add_want(wants, n, func, p, in.start < (uint64_t)first ?
 			 first : (long)in.start);
-		added++;
 	}
+	return true;
 }
 
 /*
@@ -249,8 +255,15 @@ static size_t collect_wants(const struct cdo *c, struct inline_want **wants)
 			continue;
 		off = first_diff(c, sym);
 		if (off >= 0) {
+			size_t start = n;
+
 			add_want(wants, &n, sym, sym, off);
-			add_changed_insns(c, wants, &n, sym, twin, sym, off);
+			if (!add_changed_insns(c, wants, &n, sym, twin, sym, off)) {
+				debugf("inline: %s: more than %d instructions changed: only a changed callee is named",
+				       sym->name, MAX_WANTS_PER_FUNC);
+				while (start < n)
+					(*wants)[start++].crowded = true;
+			}
 			continue;
 		}
 		for (ch = si(sym)->child; ch; ch = si(ch)->sibling) {
@@ -297,9 +310,10 @@ static int change_cause(const struct cdo *c, const struct inline_want *wt)
 {
 	if (!wt->callee || same_function(wt->func->name, wt->callee))
 		return 0;
-	if ((wt->n_orig && wt->n_patched <= wt->n_orig) ||
-	    changed_function(c, wt->callee))
+	if (changed_function(c, wt->callee))
 		return 1;
+	if (wt->n_orig && wt->n_patched <= wt->n_orig)
+		return wt->crowded ? 0 : 1;
 	return -1;
 }
 

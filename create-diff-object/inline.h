@@ -18,6 +18,7 @@ struct inline_want {
 	uint64_t orig_lo, orig_hi; /* its twin, in ORIG */
 	unsigned int n_patched;	/* inlined instances of chain in the piece */
 	unsigned int n_orig;	/* and in its twin */
+	bool crowded;		/* its function changed in too many places */
 };
 
 /* inline-elf.c: @sec+@off in the synthetic link the DWARF is read in. */
