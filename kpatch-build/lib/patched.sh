@@ -228,6 +228,8 @@ replay_compile() {
 	local n pid
 	while :; do
 		n=0; for pid in "${CPIDS[@]}"; do ! kill -0 "$pid" 2>/dev/null || n=$((n + 1)); done
+		# (the compiles that ended, for the progress line)
+		[ ! -f "$SCRATCH/patched-done" ] || echo $(( ${#CPIDS[@]} - n )) > "$SCRATCH/patched-done"
 		[ $n -ge "$JOBS" ] || break
 		reap_one
 	done
@@ -260,6 +262,12 @@ build_patched() {
 	fi
 	: > "$KPATCH_CC_LOG"
 	CPIDS=() CLOGS=() COBJS=()
+	# (a header's patch recompiles hundreds of objects: minutes; with
+	# $dflags, each one twice)
+	{ printf '%s\n' "${OBJECTS[@]}"; [ -z "$dflags" ] || printf '%s\n' "${OBJECTS[@]}"; } > "$SCRATCH/patched-objects"
+	echo 0 > "$SCRATCH/patched-done"
+	PROGRESS_WHAT="patched build" PROGRESS_CMDS=$SCRATCH/patched-objects PROGRESS_DONE=$SCRATCH/patched-done \
+		progress_start $$
 	for o in "${OBJECTS[@]}"; do
 		cmd=$(obj_cmd "$o")
 		[ -n "$cmd" ] || fail "no compile command for $o in $OBJ (.cmd file)"
@@ -285,10 +293,12 @@ build_patched() {
 	STEP_LINE=$(wc -l < "$LOG")	# a failure shows the compiler's output, not the commands
 	for o in "${COBJS[@]}"; do
 		wait_pid "${CPIDS[$i]}" || bad+=("$o")
+		echo $((i + 1)) > "$SCRATCH/patched-done"
 		# paths in the private overlay read as source-relative paths
 		sed -e "/^objtool: Can't open/d" -e "s|$OVL/||g" "${CLOGS[$i]}" >> "$LOG"
 		i=$((i + 1))
 	done
+	progress_stop
 	PIDS=(); [ -z "${PREBUILD_PID:-}" ] || PIDS=("$PREBUILD_PID")
 	[ ${#bad[@]} -eq 0 ] || fail "compiling the patched ${bad[*]} failed"
 	info "$(sort -u "$KPATCH_CC_LOG" | wc -l) object(s) recompiled: $(sort -u "$KPATCH_CC_LOG" | paste -sd' ')"

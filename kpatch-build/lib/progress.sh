@@ -1,5 +1,6 @@
 # kpatch-build/lib/progress.sh: progress of the original build while it runs
-# (sourced by kpatch-build; build_original starts and stops it).
+# (sourced by kpatch-build; build_original starts and stops it; so do the
+# header filter's preprocessing and the patched build, with their own counts).
 #
 # The original build is minutes of kbuild output that goes to its own log, so a
 # watcher in the background reports: objects compiled (kbuild writes a .<obj>.cmd
@@ -14,11 +15,15 @@ PROGRESS_PID=
 
 # (PROGRESS_WHAT: what the line says is running, "original build" by default.
 # PROGRESS_CMDS: a file listing the .cmd files of the objects being built, a
-# targeted build's; relative to $1). The objects not built yet have no .cmd file
+# targeted build's, relative to $1; its line count is the total.
+# PROGRESS_DONE: a file holding the count done, which the builder keeps). The objects not built yet have no .cmd file
 # (ls and so xargs fail), and find may meet files kbuild is replacing: counted
 # are the ones there.
 progress_count() {
-	if [ -n "${PROGRESS_CMDS:-}" ]; then
+	if [ -n "${PROGRESS_DONE:-}" ]; then
+		# (a count the builder keeps: a patched build's compiles that ended)
+		cat "$PROGRESS_DONE" 2>/dev/null || echo 0
+	elif [ -n "${PROGRESS_CMDS:-}" ]; then
 		(cd "$1" && { xargs -a "$PROGRESS_CMDS" ls -d 2>/dev/null || true; } | wc -l)
 	else
 		{ find "$1" -name '.*.o.cmd' -type f 2>/dev/null || true; } | wc -l
@@ -72,7 +77,8 @@ progress_watch() {	# BUILD-PID: until it ends (or this run does)
 		ms=$(( (${EPOCHREALTIME/./} - t0) / 1000 )); s=$(( ms / 1000 ))
 		[ "$last" -lt 0 ] || [ $(( ms - last )) -ge $(( every * 1000 - 100 )) ] || continue
 		last=$ms
-		if [ -z "$(pgrep -P "$pid" 2>/dev/null)" ]; then
+		# (an original build's make waits for the lock before it starts a child)
+		if [ -z "${PROGRESS_WHAT:-}" ] && [ -z "$(pgrep -P "$pid" 2>/dev/null)" ]; then
 			line="original build: waiting for another kernel build (lock $KPATCH_CACHE/.kernel-build.lock), $(progress_time "$s")"
 		else
 			n=$(progress_count "$OBJ")
