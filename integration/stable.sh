@@ -132,8 +132,8 @@ stable_table() {
 		esac
 		reason=$(fix_reason "$t" "$res")
 		[ "$res" = skipped ] && reason=$(sed -n "s/^  $t: //p" "$out/results.txt")
-		ran=-	# the patched path run in the guest, ftrace saw it (NN.guest)
-		[ -f "$P/$t.guest" ] && [ "$res" = loaded ] && ran=ran
+		ran=-	# the patched path run in the guest, ftrace saw it (NN.guest's "ran FUNC CMD")
+		[ "$res" = loaded ] && grep -qE '^[^#]*(^|[^a-z_])ran [a-z_]' "$P/$t.guest" 2>/dev/null && ran=ran
 		# shellcheck disable=SC2059
 		printf "$fmt\n" "$fix" "$target" "$bs" "$res" "$ran" "$reason" >> "$out/stable.txt"
 		[ $first = 1 ] || printf ',' >> "$out/results.json"
