@@ -105,6 +105,15 @@ if want cc-launcher; then
 		pass cc-launcher || fail cc-launcher "CC='launcher gcc' not used for the patched compile (or cache not shared)" "$OUT"
 	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
 fi
+if want progress-patched; then
+	# a patched build that lasts (a header's: hundreds of objects) reports the
+	# objects compiled of the affected while it runs (a launcher slows each compile)
+	printf '#!/bin/sh\nsleep 1.5\nexec "$@"\n' > "$T/slowcc"; chmod +x "$T/slowcc"
+	CC="$T/slowcc gcc" KPATCH_PROGRESS_SECONDS=1 kpb "${STD[@]}" -n slowhdr "$T/p/header.patch"
+	[ "$RC" -eq 0 ] && grep -qE 'patched build: [0-3]/3 objects \([0-9]+%\), 0m0[0-9]s' "$OUT" &&
+		pass progress-patched || fail progress-patched "no progress line during a slow patched build" "$OUT"
+	rm -rf "$KPATCH_CACHE"/kpatch-build/tmp/*
+fi
 if want release-mismatch; then
 	kpb "${STD[@]}" -n rel0 "$T/p/noapply.patch"
 	kpb "${STD[@]}" -n rel0 "$T/p/cmdline.patch"
