@@ -26,27 +26,22 @@ module_prebuild() {
 		return 0
 	fi
 	mkdir -p "$MOD" && cp -a "$TPL/." "$MOD/" || die "cannot copy the template $TPL"
-	# The whole module is prebuilt with an empty patch-objs.o: the template object,
-	# the .mod.c and its object exist by the time the differ is done, and the final
-	# make relinks (kbuild recompiles the .mod.c only if modpost changed it).
+	# The template's kbuild files and objects are ready by the time the differ is
+	# done (lib/template.sh: built once per kernel, given this run's name), and
+	# the final link only replays kbuild's commands (fast_relink).
 	: > "$SCRATCH/prebuild.log"
-	if ${CC_CMD} -c -x c /dev/null -o "$MOD/patch-objs.o" 2>>"$SCRATCH/prebuild.log" &&
-		touch -d '2000-01-01' "$MOD/patch-objs.o" && patch_objs_cmdfile; then
-		setsid make -C "$KOBJ" M="$MOD" "${MKARGS[@]}" -j"$JOBS" >> "$SCRATCH/prebuild.log" 2>&1 &
-		PREBUILD_PID=$! && PIDS+=("$PREBUILD_PID")
-	else
-		# (no prebuild only costs the fast relink: build_module runs kbuild)
-		echo "(prebuild not started)" >> "$SCRATCH/prebuild.log"
-	fi
+	# (its failure only costs the fast path: no ERR trap or errexit in there)
+	(trap - ERR; set +eE; tpl_prebuild) >> "$SCRATCH/prebuild.log" 2>&1 &
+	PREBUILD_PID=$! && PIDS+=("$PREBUILD_PID")
 }
 
 # modpost of a CONFIG_MODVERSIONS kernel reads the CRCs of the symbols a module
 # exports from the .cmd file of each of its objects (kbuild's gen_symversions
 # appends "#SYMVER" lines to it) and fails on a missing one; patch-objs.o is no
 # kbuild target, and the patch module exports nothing, so its .cmd file says so
-patch_objs_cmdfile() {
+patch_objs_cmdfile() {	# DIR: the module directory
 	echo "# patch-objs.o: the differ's outputs, linked by kpatch-build; no exported symbols" \
-		> "$MOD/.patch-objs.o.cmd"
+		> "$1/.patch-objs.o.cmd"
 }
 
 # ---------------------------------------------------------------- parent data
@@ -169,26 +164,44 @@ diff_objects() {
 # ---------------------------------------------------------------- module
 # Relink fast: replay kbuild's own saved commands of the prebuild (.cmd files of
 # the module directory) for the link, modpost, the .mod.o if modpost changed the
-# .mod.c, and the .ko link; make is the fallback (and the path for BTF modules).
+# .mod.c, the .ko link and module BTF; make is the fallback.
 mod_replay() {	# $1: a target in $MOD; runs the command kbuild saved for it, in $KOBJ
 	local t=$1 c
 	c=$(kbuild_saved_cmd "$(dirname "$t")/.$(basename "$t").cmd" "$t")
 	[ -n "$c" ] || return 1
 	echo "+ [$(elapsed)s] (cd $KOBJ && $c)" >> "$LOG"
-	(cd "$KOBJ" && sh -c "$c") >> "$LOG" 2>&1
+	(cd "$KOBJ" && kbuild_env sh -c "$c") >> "$LOG" 2>&1
+}
+# what kbuild's make exports to the commands it runs, which they may read:
+# SRCARCH picks the architecture's objtool in Debian's headers (tools/objtool/objtool
+# is a dispatcher to objtool.real-$SRCARCH)
+kbuild_env() { SRCARCH=$KB_KARCH ARCH=$KB_KARCH "$@"; }
+# The module BTF step kbuild ran on the prebuilt .ko $1 (kbuild saves no command
+# for it; the prebuild's V=1 log shows it): its pahole and resolve_btfids
+# commands, without the test for vmlinux around them. Nothing if there is none.
+prebuild_btf_cmd() {
+	grep -F -e '--btf_base' "$SCRATCH/prebuild.log" | grep -F -e "$1" | tail -n 1 |
+		awk -F';' '{ for (i = 1; i <= NF; i++) if ($i ~ /--btf_base|resolve_btfids/) {
+			c = $i; sub(/^ *((then|else) +)?/, "", c); out = out (out == "" ? "" : "; ") c } }
+			END { if (out != "") print out }'
 }
 fast_relink() {
-	local m=$MOD/$MODNAME
+	local m=$MOD/$MODNAME btf=
 	# (kbuild makes a module's BTF only against $KOBJ/vmlinux: a distribution's
-	# headers tree has none, and then the .ko link is all there is)
-	if [ "$(cfg DEBUG_INFO_BTF_MODULES)" = y ] && [ -f "$KOBJ/vmlinux" ]; then return 1; fi
-	[ -f "$m.ko" ] && [ -f "$m.mod.c" ] || return 1
+	# headers tree may have none, and then the .ko link is all there is)
+	if [ "$(cfg DEBUG_INFO_BTF_MODULES)" = y ] && [ -f "$KOBJ/vmlinux" ]; then
+		btf=$(prebuild_btf_cmd "$m.ko") && [ -n "$btf" ] || return 1
+	fi
+	[ -f "$m.mod.c" ] || return 1
 	cp -p "$m.mod.c" "$SCRATCH/mod.c.prev" || return 1
 	mod_replay "$m.o" && mod_replay "$MOD/Module.symvers" || return 1
-	if ! cmp -s "$m.mod.c" "$SCRATCH/mod.c.prev"; then
+	if [ ! -f "$m.mod.o" ] || ! cmp -s "$m.mod.c" "$SCRATCH/mod.c.prev"; then
 		mod_replay "$m.mod.o" || return 1
 	fi
-	rm -f "$m.ko" && mod_replay "$m.ko" && [ -s "$m.ko" ]
+	rm -f "$m.ko" && mod_replay "$m.ko" && [ -s "$m.ko" ] || return 1
+	[ -n "$btf" ] || return 0
+	echo "+ [$(elapsed)s] (cd $KOBJ && $btf)" >> "$LOG"
+	(cd "$KOBJ" && kbuild_env sh -c "set -e; $btf") >> "$LOG" 2>&1
 }
 # Does kbuild run objtool on the linked patch module? It does where objtool is
 # delayed to link time (X86_KERNEL_IBT, LTO_CLANG: objtool --link on vmlinux.o and on
@@ -224,7 +237,7 @@ build_module() {
 	fi
 	rm -f "$MOD/patch-objs.o"
 	logrun "${KB_CROSS}ld" -r -o "$MOD/patch-objs.o" "${DIFFED[@]}" || fail "ld -r of the differ outputs failed"
-	patch_objs_cmdfile || fail "cannot write $MOD/.patch-objs.o.cmd"
+	patch_objs_cmdfile "$MOD" || fail "cannot write $MOD/.patch-objs.o.cmd"
 	if objtool_at_module_link; then
 		echo "objtool runs on the linked patch module: its sections are made there" >> "$LOG"
 		strip_objtool_sections "$MOD/patch-objs.o" || fail "objcopy of $MOD/patch-objs.o failed"

@@ -15,6 +15,8 @@
 #     against code the kernel does not run;
 #   - refusals before anything is built: a release apt does not know, a kbuild
 #     tree of another release (-k), --sign-key without --sign-cert;
+#   - the module linked from the template kbuild built once for the kernel
+#     (lib/template.sh), with this run's name, without make;
 #   - signing with the user's own key and certificate (--sign-key/--sign-cert);
 #   - --keep-tmp, then --from diff: the differ and the binary match again on the
 #     kept objects, the same module.
@@ -50,6 +52,23 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 expect build 0 'rebuilt originals match' $? "$OUT/cmdline.log"
 vm=$(modinfo -F vermagic "$OUT/livepatch-cmdline.ko" 2>/dev/null)
 case $vm in "$KSTOCK "*) pass vermagic "$vm" ;; *) fail vermagic "'$vm', not $KSTOCK" ;; esac
+
+# 1b. the patch module linked from the template kbuild made once for this kernel
+# (lib/template.sh): a second name gets its own module name, nothing of the
+# placeholder, and no make run (with module BTF where the tree has a vmlinux)
+tname=template-$$
+"$KPB" --kernel "$KSTOCK" -n "$tname" -o "$OUT" "$ROOT/examples/cmdline.patch" > "$OUT/template.log" 2>&1
+klog=
+for f in "${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/kpatch-build/logs/$tname-"*.log; do klog=$f; done
+ko=$OUT/livepatch-$tname.ko
+name=$(modinfo -F name "$ko" 2>/dev/null)
+btf=absent; [ ! -f "$KOBJ/vmlinux" ] || btf=present
+if ! grep -q '^(template: cache ' "${klog:-/dev/null}"; then fail template "no cached template build in ${klog:-no log}"
+elif grep -q '^(no fast relink' "$klog"; then fail template "kbuild ran for the module link: $(grep -m1 -B3 '^(no fast relink' "$klog" | head -n1 | cut -c1-160)"
+elif [ "$name" != "livepatch_${tname//-/_}" ] || grep -q kpngtemplatename "$ko"; then fail template "module name '$name' (or the placeholder) in $ko"
+elif [ $btf = present ] && ! readelf -S "$ko" | grep -q ' \.BTF '; then fail template "no .BTF section though $KOBJ has a vmlinux"
+else pass template "$name linked without make, $(grep -o 'template/[0-9a-f]*' "$klog"), BTF base $btf"
+fi
 
 # 2. the binary match, with Debian's config and one option flipped
 flipped() {	# OPTION: Debian's config with CONFIG_OPTION off
