@@ -314,10 +314,19 @@ kc_stock_paths() {
 }
 # the image package, downloaded (cached in $KPATCH_CACHE/debian/debs) and unpacked
 kc_stock_ensure() {
-	local deb debs=$KPATCH_CACHE/debian/debs
 	kc_stock_paths
 	KSTOCK_VERSION=$(apt-cache policy "linux-image-$KSTOCK" 2>/dev/null | sed -n 's/^ *Candidate: *//p')
 	[ -f "$KC_MARKER" ] && return 0
+	# (the lanes of make check may both need it first: one unpacks, the other waits)
+	mkdir -p "$KPATCH_CACHE/stock"
+	exec 7> "$KPATCH_CACHE/stock/.$KSTOCK.lock"
+	flock -n 7 || { kc_log "waiting for another unpacking of $KSTOCK"; flock 7; }
+	[ -f "$KC_MARKER" ] || kc_stock_unpack
+	exec 7>&-
+	kc_stock_paths
+}
+kc_stock_unpack() {
+	local deb debs=$KPATCH_CACHE/debian/debs
 	mkdir -p "$debs"
 	deb=$(compgen -G "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_*.deb" | head -n1 || true)	# (none yet: a fresh cache)
 	if [ -z "$deb" ]; then
@@ -344,7 +353,6 @@ kc_stock_ensure() {
 	fi
 	{ echo "release=$KSTOCK"; echo "version=$KSTOCK_VERSION"; echo "build_seconds=0"
 	  sed 's/\\//g' "$KIMAGE/fetch.env"; } > "$KC_MARKER"
-	kc_stock_paths
 }
 
 kc_env() {
