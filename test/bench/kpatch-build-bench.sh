@@ -38,35 +38,45 @@ KPB=("$REPO/kpatch-build/kpatch-build" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -
 echo "kpatch-build-bench: warm-up run (builds the cached original once if needed)"
 "${KPB[@]}" "$PATCH" > "$W/warmup.log" 2>&1 || { cat "$W/warmup.log"; echo "kpatch-build-bench: warm-up failed"; exit 1; }
 
-: > "$W/kpb"
-for i in $(seq 1 "$RUNS"); do
-	t0=$(now); "${KPB[@]}" "$PATCH" > "$W/run.log" 2>&1 || { cat "$W/run.log"; exit 1; }; t1=$(now)
+# (wall seconds, and CPU seconds of it and all it ran: on a busy machine, such as
+# make check's two lanes, a build takes what CPU it needs)
+: > "$W/kpb"; : > "$W/kpb-cpu"
+for _ in $(seq 1 "$RUNS"); do
+	t0=$(now); /usr/bin/time -f '%U + %S' -o "$W/time" "${KPB[@]}" "$PATCH" > "$W/run.log" 2>&1 ||
+		{ cat "$W/run.log"; exit 1; }; t1=$(now)
 	echo "$t1 - $t0" | bc >> "$W/kpb"
+	bc < "$W/time" >> "$W/kpb-cpu"
 done
-cat "$W/run.log" | sed 's/^/  | /'
+sed 's/^/  | /' "$W/run.log"
 
 # kbuild recompile of the one file, in a private copy of the booted build tree
 cp -a "$KOBJ" "$W/kobj"
 make -s -C "$KSRC" O="$W/kobj" "$OBJ" >/dev/null 2>&1   # settle make's view of the copy
 : > "$W/kbuild"
-for i in $(seq 1 "$RUNS"); do
+for _ in $(seq 1 "$RUNS"); do
 	rm -f "$W/kobj/$OBJ"
 	t0=$(now); make -s -C "$KSRC" O="$W/kobj" "$OBJ" >/dev/null 2>&1 || { echo "kbuild recompile failed"; exit 1; }; t1=$(now)
 	echo "$t1 - $t0" | bc >> "$W/kbuild"
 done
 # the bare compile command (gcc + objtool) from the .cmd file
 # (6.1 writes "cmd_<target> :=", 6.2 and later "savedcmd_<target> :=")
+# (make syntax: $(pound) and $$, not shell expansions)
+# shellcheck disable=SC2016
 cmd=$(sed -n -e "s|^cmd_$OBJ := ||p" -e "s|^savedcmd_$OBJ := ||p" "$W/kobj/fs/proc/.cmdline.o.cmd" | sed 's/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g')
-: > "$W/cc"
-for i in $(seq 1 "$RUNS"); do
+: > "$W/cc"; : > "$W/cc-cpu"
+for _ in $(seq 1 "$RUNS"); do
 	rm -f "$W/kobj/$OBJ"
-	t0=$(now); (cd "$W/kobj" && sh -c "$cmd") || { echo "bare recompile failed"; exit 1; }; t1=$(now)
+	t0=$(now); (cd "$W/kobj" && /usr/bin/time -f '%U + %S' -o "$W/time" sh -c "$cmd") ||
+		{ echo "bare recompile failed"; exit 1; }; t1=$(now)
 	echo "$t1 - $t0" | bc >> "$W/cc"
+	bc < "$W/time" >> "$W/cc-cpu"
 done
 
 k=$(median < "$W/kpb"); mb=$(median < "$W/kbuild"); c=$(median < "$W/cc")
+kc=$(median < "$W/kpb-cpu"); cc=$(median < "$W/cc-cpu")
 printf 'kpatch-build (one-file patch, cached original): %.2f s   (runs: %s)\n' "$k" "$(tr '\n' ' ' < "$W/kpb")"
 printf 'recompile %s via kbuild (make O=... %s):     %.2f s\n' "$OBJ" "$OBJ" "$mb"
 printf 'recompile %s, bare compiler command:             %.2f s\n' "$OBJ" "$c"
 printf 'ratio kpatch-build / kbuild recompile:  %.2f  (target <= 3)\n' "$(echo "$k / $mb" | bc -l)"
 printf 'ratio kpatch-build / bare compile:      %.2f\n' "$(echo "$k / $c" | bc -l)"
+printf 'CPU seconds, kpatch-build: %.2f, bare compile: %.2f; ratio %.2f\n' "$kc" "$cc" "$(echo "$kc / $cc" | bc -l)"
