@@ -63,10 +63,28 @@ kp_module_path() {
 # generic one (crypto/) before a CPU-specific one (arch/: crc32c-intel needs
 # SSE4.2, which qemu's default CPU lacks)
 kp_alias_path() {
-	local dir=$KOBJ
+	local dir=$KOBJ m
 	[ -z "${KSTOCK:-}" ] || dir=$KMODDIR
-	find "$dir" -name '*.ko*' -print0 | xargs -0 -r grep -l -aP "\\x00alias=\\Q$1\\E\\x00" |
-		awk '{ print ($0 ~ /\/arch\//), $0 }' | sort | awk 'NR == 1 { print $2 }'
+	{
+		if [ -n "${KSTOCK:-}" ] && [ -n "$(find "$dir" -name '*.ko.*' -print -quit)" ]; then
+			for m in $(kp_alias_modules "$1"); do kp_module_path "$m"; done
+		else
+			find "$dir" -name '*.ko*' -print0 | xargs -0 -r grep -l -aP "\\x00alias=\\Q$1\\E\\x00"
+		fi
+	} | awk '{ print ($0 ~ /\/arch\//), $0 }' | sort | awk 'NR == 1 { print $2 }'
+}
+# the modules of a stock image with compressed modules (Debian 6.12: .ko.xz, which
+# grep cannot read) that provide alias $1: from the modules.alias depmod writes for
+# it, once (9 s), in a linked copy of the image's lib/ (the image stays as shipped)
+kp_alias_modules() {
+	local f=$KIMAGE/modules.alias t
+	if [ ! -f "$f" ]; then
+		t=$(mktemp -d "$KIMAGE/.depmod.XXXXXX") || return 1
+		cp -al "$KIMAGE/lib" "$t/" && depmod -b "$t" "$KSTOCK" &&
+			mv "$t/lib/modules/$KSTOCK/modules.alias" "$f.$$" && mv "$f.$$" "$f"
+		rm -rf "$t"
+	fi
+	[ -f "$f" ] && awk -v a="$1" '$1 == "alias" && $2 == a { print $3 }' "$f"
 }
 
 # the modules $@ (paths in $KOBJ) preceded by the modules each one depends on

@@ -17,6 +17,8 @@
 #     tree of another release (-k), --sign-key without --sign-cert;
 #   - the module linked from the template kbuild built once for the kernel
 #     (lib/template.sh), with this run's name, without make;
+#   - the harness's module dependencies: a softdep's provider named by alias
+#     (integration/lib/build.sh kp_with_deps: nf_tables, crc32c_generic);
 #   - signing with the user's own key and certificate (--sign-key/--sign-cert);
 #   - --keep-tmp, then --from diff: the differ and the binary match again on the
 #     kept objects, the same module.
@@ -69,6 +71,17 @@ elif [ "$name" != "livepatch_${tname//-/_}" ] || grep -q kpngtemplatename "$ko";
 elif [ $btf = present ] && ! readelf -S "$ko" | grep -q ' \.BTF '; then fail template "no .BTF section though $KOBJ has a vmlinux"
 else pass template "$name linked without make, $(grep -o 'template/[0-9a-f]*' "$klog"), BTF base $btf"
 fi
+
+# 1c. the harness loads a module target's dependencies first: nf_tables (stable
+# fix 27) needs libcrc32c, whose softdep "pre: crc32c" names an alias, which
+# crc32c_generic provides (found in .modinfo; in 6.12's .ko.xz through depmod)
+# (in a subshell: build.sh is the harness's, its variables stay there)
+# shellcheck source=/dev/null
+deps=$(. "$ROOT/integration/lib/build.sh" && kp_with_deps "$(kp_module_path nf_tables)" | tr ' ' '\n' | sed 's|.*/||' | paste -sd' ')
+case " $deps " in
+*" crc32c_generic.ko"*" libcrc32c.ko"*" nf_tables.ko"*) pass module-deps "nf_tables after its providers: $deps" ;;
+*) fail module-deps "nf_tables' softdep provider crc32c_generic not before libcrc32c: $deps" ;;
+esac
 
 # 2. the binary match, with Debian's config and one option flipped
 flipped() {	# OPTION: Debian's config with CONFIG_OPTION off
