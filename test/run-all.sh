@@ -13,7 +13,8 @@
 # the second core has room; the kernel builds still run one at a time (the
 # machine-wide lock of integration/kernel-cache.sh and kpatch-build). Lane 1:
 # the first kernel of KERNELS, the tool suites and that kernel's suites, then the
-# farm, the runtime manager and the package, then Debian's stock 6.1. Lane 2: the
+# farm, the runtime manager and the package, then Debian's stock 6.1, then the
+# stable fixes on the self-built 6.1 that has them reverted. Lane 2: the
 # other kernels and their suites, then ppc64le and s390x, then Debian's stock 6.12,
 # then stock 6.1's header filter and stable fixes (SKIP_STOCK=1: no stock kernel;
 # the lanes took 57 and 48 minutes before these two moved). Every suite writes its own test/out directory
@@ -79,8 +80,10 @@ kernel_suites() {
 	# line shifts in ten big kernel files: no function changes (through
 	# kpatch-build, which makes its cached original build of this kernel)
 	suite "kernel-lineshift-$KERNEL" test/corpus/kernel-lineshift.sh
-	# every object of that original build diffed against itself
-	KPATCH_REQUIRE_KERNEL=$require_kernel suite "kernel-selfdiff-$KERNEL" test/corpus/kernel-selfdiff.sh "$ASAN_CDO"
+	# every object of that original build diffed against itself (one in four
+	# by the ASan/UBSan build, the others by the release build)
+	KPATCH_REQUIRE_KERNEL=$require_kernel suite "kernel-selfdiff-$KERNEL" test/corpus/kernel-selfdiff.sh \
+		"$top/build/release/bin/create-diff-object" "$ASAN_CDO"
 	if [ -z "${SKIP_INTEGRATION:-}" ]; then
 		suite "integration-smoke-$KERNEL" integration/smoke.sh
 		# the demo patch built by kpatch-build and booted, plus one refusal
@@ -116,8 +119,20 @@ stock_61_suites() {
 	# patched path a guest check runs (make integration-stable runs all 30, here
 	# and on a self-built kernel with them reverted)
 	[ -n "${SKIP_INTEGRATION:-}" ] || [ -n "${SKIP_INTEGRATION_SUITE:-}" ] ||
-		suite "integration-stable-debian-6.1" env KERNEL=debian-6.1 integration/stable.sh --only "${STABLE_CHECK_ONLY:-04,16,17,20,24,25,27,28}"
+		suite "integration-stable-debian-6.1" env KERNEL=debian-6.1 integration/stable.sh --only "$stable_check_only"
 }
+# the same fixes the other way: 6.1 with all 30 reverted, built (cached: its
+# kernel ~16 minutes, its original build ~15, the first time), booted, and each
+# fix live-patched back in (lane 1, last)
+stable_selfbuilt_suites() {
+	[ -z "${SKIP_INTEGRATION:-}" ] && [ -z "${SKIP_INTEGRATION_SUITE:-}" ] &&
+		[ -z "${SKIP_STABLE_SELFBUILT:-}" ] || return 0
+	kernel 6.1-vulnerable
+	suite "integration-stable-6.1-vulnerable" env KERNEL=6.1-vulnerable integration/stable.sh --only "$stable_check_only"
+}
+# the fixes whose patched path a guest check runs (stable/NN.guest), and 27
+# (its nf_tables target patched, not deferred)
+stable_check_only=${STABLE_CHECK_ONLY:-04,16,17,20,24,25,27,28}
 
 # the tools' structure, the differ, the ELF model, the fuzzer, klp-convert and
 # kpatch-build
@@ -200,6 +215,7 @@ lane1() {
 	kernel_suites "${kernels[0]}"
 	ecosystem_suites
 	[ -n "${SKIP_STOCK:-}" ] || stock_suites debian-6.1
+	stable_selfbuilt_suites
 }
 
 lane2() {
