@@ -12,34 +12,35 @@
 T_START=${KPB_T_START:-${EPOCHREALTIME/./}}	# (kept when the run starts over)
 LOG=
 STEP=
-STEP_LINE=0
+STEP_MARK=''	# the log line after which a failure's excerpt starts (log_mark)
 DEBUG=0
 
-elapsed() {
-	local now=${EPOCHREALTIME/./}
-	local us=$(( now - T_START ))
-	printf '%d.%d' $(( us / 1000000 )) $(( (us / 100000) % 10 ))
+# The helpers below run tens of times a build: they set variables rather than
+# print into a command substitution, as each $(...) is a fork (6-8 ms here).
+# ELAPSED: the seconds since the start, one decimal
+elapsed_set() {
+	local us=$(( ${EPOCHREALTIME/./} - T_START ))
+	printf -v ELAPSED '%d.%d' $(( us / 1000000 )) $(( (us / 100000) % 10 ))
 }
+elapsed() { elapsed_set; echo "$ELAPSED"; }
+# a line in the log after which a failure shows the log's lines (fail)
+log_mark() { [ -z "$LOG" ] || { STEP_MARK=$1; echo "$1" >> "$LOG"; }; }
 step() {
 	STEP=$1
 	report_step "$1"
-	printf '%s: [%5ss] %s\n' "$TOOLNAME" "$(elapsed)" "$1"
-	if [ -n "$LOG" ]; then
-		printf '=== [%ss] %s\n' "$(elapsed)" "$1" >> "$LOG"
-		STEP_LINE=$(wc -l < "$LOG")
-	fi
+	elapsed_set
+	printf '%s: [%5ss] %s\n' "$TOOLNAME" "$ELAPSED" "$1"
+	log_mark "=== [${ELAPSED}s] $1"
 }
 # step_quiet: start a step without printing it (step_show prints its outcome)
 step_quiet() {
 	STEP=$1
 	report_step "$1"
-	if [ -n "$LOG" ]; then
-		printf '=== [%ss] %s\n' "$(elapsed)" "$1" >> "$LOG"
-		STEP_LINE=$(wc -l < "$LOG")
-	fi
+	elapsed_set
+	log_mark "=== [${ELAPSED}s] $1"
 }
-step_show() { printf '%s: [%5ss] %s\n' "$TOOLNAME" "$(elapsed)" "$1"; [ -z "$LOG" ] || echo "$1" >> "$LOG"; }
-info() { printf '%s: [%5ss]   %s\n' "$TOOLNAME" "$(elapsed)" "$*"; [ -z "$LOG" ] || echo "$*" >> "$LOG"; }
+step_show() { elapsed_set; printf '%s: [%5ss] %s\n' "$TOOLNAME" "$ELAPSED" "$1"; [ -z "$LOG" ] || echo "$1" >> "$LOG"; }
+info() { elapsed_set; printf '%s: [%5ss]   %s\n' "$TOOLNAME" "$ELAPSED" "$*"; [ -z "$LOG" ] || echo "$*" >> "$LOG"; }
 warn() { echo "$TOOLNAME: warning: $*" >&2; report_fact warning "$*"; [ -z "$LOG" ] || echo "warning: $*" >> "$LOG"; }
 # die: one-line error, no log excerpt (checks before building)
 die() {
@@ -72,9 +73,9 @@ fail() {
 	report_error "$msg"
 	if [ -n "$LOG" ] && [ -f "$LOG" ]; then
 		echo "error: ${STEP:-setup}: $msg" >> "$LOG"
-		n=$(( $(wc -l < "$LOG") - STEP_LINE ))
-		[ $n -le 25 ] || n=25
-		if [ $n -gt 1 ]; then
+		n=$(awk -v m="$STEP_MARK" 'm != "" && $0 == m { at = NR } END { print NR - at }' "$LOG")
+		[ "$n" -le 25 ] || n=25
+		if [ "$n" -gt 1 ]; then
 			echo "---- last lines of the log ----" >&2
 			tail -n "$n" "$LOG" | sed '$d' >&2
 			echo "-------------------------------" >&2
@@ -84,7 +85,7 @@ fail() {
 	exit 1
 }
 # run a command with its output in the log
-logrun() { echo "+ [$(elapsed)s] $*" >> "$LOG"; "$@" >> "$LOG" 2>&1; }
+logrun() { elapsed_set; echo "+ [${ELAPSED}s] $*" >> "$LOG"; "$@" >> "$LOG" 2>&1; }
 
 # ---------------------------------------------------------------- strict mode
 # The driver runs under set -Eeuo pipefail and inherit_errexit: a command whose

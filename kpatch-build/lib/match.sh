@@ -40,11 +40,11 @@ match_exact_object() {
 	cmd=${cmd//" $TARGETED_KCFLAGS "/ }
 	kept=$ORIG/exact/$o.$(sha256sum <<< "$cmd" | cut -c1-16)
 	if [ -f "$kept" ]; then echo "$kept"; return 0; fi
-	d=$(dirname "$o"); [ "$d" = . ] && d=
+	d=; case $o in */*) d=${o%/*} ;; esac
 	wdir "$d" || return 1
 	echo "+ (cd $W && $cmd)" >> "$LOG"
 	(cd "$W" && sh -c "$cmd") >> "$LOG" 2>&1 && [ -f "$W/$o" ] || return 1
-	mkdir -p "$(dirname "$kept")" && cp "$W/$o" "$kept.$$" && mv "$kept.$$" "$kept" || return 1
+	mkdir -p "${kept%/*}" && cp "$W/$o" "$kept.$$" && mv "$kept.$$" "$kept" || return 1
 	echo "$kept"
 }
 

@@ -167,9 +167,11 @@ diff_objects() {
 # .mod.c, the .ko link and module BTF; make is the fallback.
 mod_replay() {	# $1: a target in $MOD; runs the command kbuild saved for it, in $KOBJ
 	local t=$1 c
-	c=$(kbuild_saved_cmd "$(dirname "$t")/.$(basename "$t").cmd" "$t")
+	cmd_file_of "$t"
+	c=$(kbuild_saved_cmd "$CMD_FILE" "$t")
 	[ -n "$c" ] || return 1
-	echo "+ [$(elapsed)s] (cd $KOBJ && $c)" >> "$LOG"
+	elapsed_set
+	echo "+ [${ELAPSED}s] (cd $KOBJ && $c)" >> "$LOG"
 	(cd "$KOBJ" && kbuild_env sh -c "$c") >> "$LOG" 2>&1
 }
 # what kbuild's make exports to the commands it runs, which they may read:
@@ -189,7 +191,7 @@ fast_relink() {
 	local m=$MOD/$MODNAME btf=
 	# (kbuild makes a module's BTF only against $KOBJ/vmlinux: a distribution's
 	# headers tree may have none, and then the .ko link is all there is)
-	if [ "$(cfg DEBUG_INFO_BTF_MODULES)" = y ] && [ -f "$KOBJ/vmlinux" ]; then
+	if cfg_y DEBUG_INFO_BTF_MODULES && [ -f "$KOBJ/vmlinux" ]; then
 		btf=$(prebuild_btf_cmd "$m.ko") && [ -n "$btf" ] || return 1
 	fi
 	[ -f "$m.mod.c" ] || return 1
@@ -200,7 +202,8 @@ fast_relink() {
 	fi
 	rm -f "$m.ko" && mod_replay "$m.ko" && [ -s "$m.ko" ] || return 1
 	[ -n "$btf" ] || return 0
-	echo "+ [$(elapsed)s] (cd $KOBJ && $btf)" >> "$LOG"
+	elapsed_set
+	echo "+ [${ELAPSED}s] (cd $KOBJ && $btf)" >> "$LOG"
 	(cd "$KOBJ" && kbuild_env sh -c "set -e; $btf") >> "$LOG" 2>&1
 }
 # Does kbuild run objtool on the linked patch module? It does where objtool is
@@ -213,7 +216,7 @@ objtool_at_module_link() {
 	if [ -n "$c" ]; then
 		case $c in *objtool*) return 0 ;; *) return 1 ;; esac
 	fi
-	[ "$(cfg X86_KERNEL_IBT)" = y ] || [ "$(cfg LTO_CLANG)" = y ]
+	cfg_y X86_KERNEL_IBT || cfg_y LTO_CLANG
 }
 # Sections objtool makes from the code of a whole object. When objtool runs on the
 # patch module it makes them for all of it, but skips the whole section when the

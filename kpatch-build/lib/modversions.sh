@@ -24,7 +24,8 @@
 # (for the symbols the rebuilt object exports)
 modv_recorded() {
 	local cmdf
-	cmdf=$OBJ/$(dirname "$1")/.$(basename "$1").cmd
+	cmd_file_of "$1" "$OBJ"
+	cmdf=$CMD_FILE
 	if [ "${STOCK:-0}" = 1 ]; then
 		awk 'NR == FNR { if ($1 == "#SYMVER") want[$2] = 1; next }
 			($2 in want) { print $2, $1 }' "$cmdf" "$KOBJ/Module.symvers" 2>/dev/null
@@ -78,7 +79,7 @@ modv_first_change() {
 
 modversions_check() {
 	local o rec new orig chg sym old newcrc
-	[ "$(cfg MODVERSIONS)" = y ] || return 0
+	cfg_y MODVERSIONS || return 0
 	[ -x "$OBJ/scripts/genksyms/genksyms" ] ||
 		fail "CONFIG_MODVERSIONS is set but the original build has no scripts/genksyms/genksyms"
 	while read -r o; do

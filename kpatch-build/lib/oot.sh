@@ -73,7 +73,7 @@ oot_original_cached() {
 	exec {lock_fd}>&-
 }
 build_oot() {
-	local p pabs out o
+	local p pabs out o d
 	OOT_DIR=$SCRATCH/oot
 	for p in "${PATCHES[@]}"; do
 		pabs=$(readlink -f "$p")
@@ -89,7 +89,7 @@ build_oot() {
 	for p in "${PATCHES[@]}"; do
 		logrun patch -d "$OOT_DIR" -p1 -t -N --no-backup-if-mismatch -s -i "$(readlink -f "$p")" || fail "applying $p failed"
 	done
-	STEP_LINE=$(wc -l < "$LOG")
+	log_mark "--- the patched module's build"
 	oot_make "$OOT_DIR" || fail "building the patched module failed"
 	: > "$SCRATCH/diff-list"
 	for o in $(oot_objects "$OOT_DIR"); do
@@ -97,7 +97,8 @@ build_oot() {
 			info "$o: new object (not in the booted module), ignored"; continue
 		fi
 		cmp -s "$OOT_CACHE/tree/$o" "$OOT_DIR/$o" && continue
-		mkdir -p "$SCRATCH/orig/$(dirname "$o")" && cp -p "$OOT_CACHE/tree/$o" "$SCRATCH/orig/$o" ||
+		d=.; case $o in */*) d=${o%/*} ;; esac
+		mkdir -p "$SCRATCH/orig/$d" && cp -p "$OOT_CACHE/tree/$o" "$SCRATCH/orig/$o" ||
 			fail "cannot keep the original $o"
 		echo "$o $SCRATCH/orig/$o $OOT_DIR/$o $OOT_NAME" >> "$SCRATCH/diff-list"
 	done

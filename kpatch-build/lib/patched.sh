@@ -18,7 +18,7 @@ ovl_dir() {	# make OVL/$1 (a directory of the tree, "" = root) a real directory
 	local rel=$1 parent entry name
 	[ -z "$rel" ] && [ -d "$OVL" ] && [ ! -L "$OVL" ] && return 0
 	if [ -n "$rel" ]; then
-		parent=$(dirname "$rel"); [ "$parent" != . ] || parent=
+		parent=; case $rel in */*) parent=${rel%/*} ;; esac
 		ovl_dir "$parent" || return 1
 		[ -d "$OVL/$rel" ] && [ ! -L "$OVL/$rel" ] && return 0
 		rm -f "$OVL/$rel" || return 1
@@ -34,7 +34,7 @@ ovl_dir() {	# make OVL/$1 (a directory of the tree, "" = root) a real directory
 }
 ovl_file() {	# private copy of file $1 in the overlay (absent if the source lacks it)
 	local rel=$1 d
-	d=$(dirname "$rel"); [ "$d" != . ] || d=
+	d=; case $rel in */*) d=${rel%/*} ;; esac
 	ovl_dir "$d" || return 1
 	if [ -L "$OVL/$rel" ]; then
 		rm -f "$OVL/$rel" || return 1
@@ -156,7 +156,7 @@ wdir() {
 		[ -d "$W" ] && return 0
 		mkdir -p "$W" || return 1
 	else
-		parent=$(dirname "$rel"); [ "$parent" != . ] || parent=
+		parent=; case $rel in */*) parent=${rel%/*} ;; esac
 		wdir "$parent" || return 1
 		[ -d "$W/$rel" ] && [ ! -L "$W/$rel" ] && return 0
 		rm -f "$W/$rel" && mkdir -p "$W/$rel" || return 1
@@ -181,14 +181,21 @@ wdir() {
 kbuild_saved_cmd() {
 	local f=$1 t=$2
 	[ -f "$f" ] || return 0
+	# (one sed: this runs for every object and relink step)
 	# shellcheck disable=SC2016  # (make's $(pound) and $$)
-	sed -n -e "s|^savedcmd_$t := ||p" -e "s|^cmd_$t := ||p" "$f" |
-		sed -n '1{s/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g; p;}'
+	sed -n -e "\\|^\\(saved\\)\\{0,1\\}cmd_$t := |"'{s|||; s/\$(pound)/#/g; s/\\#/#/g; s/\$\$/$/g; p; q;}' "$f"
+}
+# CMD_FILE: kbuild's .cmd file of target $1 (in directory $2, if given); no
+# dirname/basename forks, as this runs for every object
+cmd_file_of() {
+	local t=$1 d=.
+	case $t in */*) d=${t%/*} ;; esac
+	CMD_FILE=${2:+$2/}$d/.${t##*/}.cmd
 }
 # the compile command of object $1
 obj_cmd() {
-	local o=$1
-	kbuild_saved_cmd "$OBJ/$(dirname "$o")/.$(basename "$o").cmd" "$o"
+	cmd_file_of "$1" "$OBJ"
+	kbuild_saved_cmd "$CMD_FILE" "$1"
 }
 
 # The flags the diffed objects of some architectures need, to reach the running
@@ -218,7 +225,7 @@ with_diff_cflags() {	# $1 with $2 after the kernel's own flags (the last one win
 # replay_compile TREE OBJECT CMD: run CMD (a compile of OBJECT) in the symlink farm TREE
 replay_compile() {
 	local W=$1 o=$2 cmd=$3 d
-	d=$(dirname "$o"); [ "$d" != . ] || d=
+	d=; case $o in */*) d=${o%/*} ;; esac
 	wdir "$d" || fail "cannot prepare $W/$d"
 	[ ! -e "$W/$o" ] || fail "internal: $W/$o exists before the compile"
 	echo "+ (cd $W && $cmd)" >> "$LOG"
@@ -290,7 +297,7 @@ build_patched() {
 	done
 	bad=()
 	i=0
-	STEP_LINE=$(wc -l < "$LOG")	# a failure shows the compiler's output, not the commands
+	log_mark "--- the compilers' output"	# (a failure shows it, not the commands)
 	for o in "${COBJS[@]}"; do
 		wait_pid "${CPIDS[$i]}" || bad+=("$o")
 		echo $((i + 1)) > "$SCRATCH/patched-done"

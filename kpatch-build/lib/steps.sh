@@ -38,25 +38,31 @@ step_index() {	# the position of step $1 in BUILD_STEPS; fails for another name
 # does step $1 run in this run (all of them without --from)?
 step_runs() { [ -z "$FROM_STEP" ] || [ "$(step_index "$1")" -ge "$(step_index "$FROM_STEP")" ]; }
 
-# the variables step $1 leaves for the later steps
+# STEP_VARS: the variables step $1 leaves for the later steps
 step_vars() {
 	case $1 in
-	original) echo "ORIG OBJ IDX CACHE_KEY MARKER kver ORIG_CC OVL LOCK_PATH OOT_DIR OOT_CACHE SYMVERS" ;;
-	patched) echo "W OBJECTS OBJ_PARENT SYMVERS KPATCH_CC_LOG" ;;
-	diff) echo "DIFFED PARENTS PCACHE" ;;
-	module) echo "inko" ;;
-	convert) ;;
+	original) STEP_VARS=(ORIG OBJ IDX CACHE_KEY MARKER kver ORIG_CC OVL LOCK_PATH OOT_DIR OOT_CACHE SYMVERS) ;;
+	patched) STEP_VARS=(W OBJECTS OBJ_PARENT SYMVERS KPATCH_CC_LOG) ;;
+	diff) STEP_VARS=(DIFFED PARENTS PCACHE) ;;
+	module) STEP_VARS=(inko) ;;
+	convert) STEP_VARS=() ;;
 	esac
 }
-# step $1 is done: save its variables (as globals: they are read back in a function)
+# step $1 is done: save its variables (declare -p, in the shell: no fork; the
+# state directory is made by log_setup)
 step_done() {
-	local v
-	mkdir -p "$SCRATCH/.state"
-	for v in $(step_vars "$1"); do
-		declare -p "$v" 2>/dev/null || true	# (one this kind of build does not set)
-	done | sed -E 's/^declare -(-|[A-Za-z]+) /declare -g\1 /; s/^declare -g- /declare -g /' \
-		> "$SCRATCH/.state/$1.tmp"
+	step_vars "$1"
+	: > "$SCRATCH/.state/$1.tmp"
+	# (a variable this kind of build does not set is left out; no names at all
+	# would print every variable)
+	[ ${#STEP_VARS[@]} -eq 0 ] ||
+		declare -p "${STEP_VARS[@]}" > "$SCRATCH/.state/$1.tmp" 2>/dev/null || true
 	mv -f "$SCRATCH/.state/$1.tmp" "$SCRATCH/.state/$1"
+}
+# read back step $1's variables as globals (resume_load is a function)
+step_restore() {
+	# shellcheck source=/dev/null  # (declare lines written by step_done)
+	. <(sed -E 's/^declare -(-|[A-Za-z]+) /declare -g\1 /; s/^declare -g- /declare -g /' "$SCRATCH/.state/$1")
 }
 
 # the inputs of a run, one per line: a resumed run must have the kept run's
@@ -125,8 +131,7 @@ resume_load() {
 			step_clear "$s"
 			continue
 		fi
-		# shellcheck source=/dev/null  # (declare -g lines written by step_done)
-		. "$SCRATCH/.state/$s"
+		step_restore "$s"
 		step_check "$s"
 	done
 	[ "$FROM_STEP" = original ] || step "resuming from step $FROM_STEP in $SCRATCH (kept: $(resume_kept))"

@@ -137,9 +137,10 @@ stock_units_modules() {
 	mv "$SK/units.modules.$$" "$SK/units.modules"
 	info "$(cut -f1 "$SK/units.modules" | sort -u | wc -l) debug modules, $(wc -l < "$SK/units.modules") compilation units"
 	# keep the debug modules the patch needs, drop the rest
-	local m
+	local m d
 	for m in $(stock_modules_of "$want"); do
-		mkdir -p "$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$(dirname "$m")"
+		d=.; case $m in */*) d=${m%/*} ;; esac
+		mkdir -p "$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$d"
 		mv "$mdir/$m" "$SK/root/usr/lib/debug/lib/modules/$STOCK_RELEASE/$m"
 	done
 	rm -rf "$tmp"

@@ -188,7 +188,8 @@ targeted_targets() {
 # the preprocessing command kbuild saved for object $1 (its .i target)
 targeted_pp_cmd() {
 	local i=${1%.o}.i
-	kbuild_saved_cmd "$OBJ/$(dirname "$i")/.$(basename "$i").cmd" "$i"
+	cmd_file_of "$i" "$OBJ"
+	kbuild_saved_cmd "$CMD_FILE" "$i"
 }
 
 # the job script that preprocesses object $1 (job $2) on both sides and compares
