@@ -71,7 +71,7 @@ ps_tests() {
 	local f b
 	for f in "$1"/[0-9][0-9]-*.patch "$1"/[0-9][0-9]-*.expect; do
 		[ -e "$f" ] || continue
-		b=$(basename "$f"); b=${b%.*}
+		b=${f##*/}; b=${b%.*}
 		if [ -n "${2:-}" ]; then
 			case ",$2," in *",${b%%-*},"*|*",$b,"*) ;; *) continue ;; esac
 		fi

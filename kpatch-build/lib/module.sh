@@ -30,9 +30,14 @@ module_prebuild() {
 	# done (lib/template.sh: built once per kernel, given this run's name), and
 	# the final link only replays kbuild's commands (fast_relink).
 	: > "$SCRATCH/prebuild.log"
-	# (its failure only costs the fast path: no ERR trap or errexit in there)
+	# (its failure only costs the fast path: no ERR trap or errexit in there).
+	# In a process group of its own (set -m, as setsid does for a command), so
+	# that a failing run's cleanup stops it and the make it may run at once.
+	set -m
 	(trap - ERR; set +eE; tpl_prebuild) >> "$SCRATCH/prebuild.log" 2>&1 &
-	PREBUILD_PID=$! && PIDS+=("$PREBUILD_PID")
+	PREBUILD_PID=$!
+	set +m
+	PIDS+=("$PREBUILD_PID")
 }
 
 # modpost of a CONFIG_MODVERSIONS kernel reads the CRCs of the symbols a module
