@@ -11,13 +11,19 @@
 #      .expect's builds; a refusal test (refuse REGEX) must make kpatch-build fail
 #      with output matching REGEX (the reason named), and is not booted; then the
 #      optional NN-name.check, host-side checks of the built module;
-#   2. boot: integration/run-guest.sh with the guest script NN-name.guest,
-#      livepatch-name.ko, the .expect's modules and /lib/kp-suite.sh (guest/suite-lib.sh);
-#   3. judge: the KPTEST markers of the test: every check passed, and KPTEST-END seen.
-# Prints a table (patch, build seconds, load, checks, unload, boot, result) and writes it
-# to $KPATCH_OUT/$KERNEL/results.txt (default test/out/integration/$KERNEL/;
-# results-subset.txt for an --only run); each test's build.log and guest.log go to
-# $KPATCH_OUT/$KERNEL/NN-name/. Then a line per test (test/lib/result.sh: PASS
+#   2. boot, once for all the built tests (as the zoo does; 13 boots cost 1-2
+#      minutes more per kernel): integration/run-guest.sh with every test's guest
+#      script NN-name.guest in turn (each in its own shell and time bound, loading,
+#      checking, disabling and unloading its own modules; its kernel-log checks
+#      read the log from its own start), every livepatch-name.ko, the .expect's
+#      modules and /lib/kp-suite.sh (guest/suite-lib.sh);
+#   3. judge: the KPTEST markers of each test: every check passed, and its script
+#      finished (KPTEST-DONE).
+# Prints a table (patch, build seconds, load, checks, unload, guest seconds, result)
+# and writes it to $KPATCH_OUT/$KERNEL/results.txt (default
+# test/out/integration/$KERNEL/; results-subset.txt for an --only run); each test's
+# build.log goes to $KPATCH_OUT/$KERNEL/NN-name/, the guest's console to
+# $KPATCH_OUT/$KERNEL/guest.log. Then a line per test (test/lib/result.sh: PASS
 # NN-name, SKIP NN-name: why, FAIL NN-name/<check>: <detail>, the failures last)
 # and the closing line "integration: N passed, N failed, N skipped".
 # Exit 0 when every test passed; 1 otherwise; 2 on bad usage.
@@ -107,20 +113,31 @@ build() {
 	fi
 }
 
-rep_init integration "$OUT" '%-26s %7s  %-5s %-8s %-6s %6s  %s' patch build_s load checks unload boot_s result
+rep_init integration "$OUT" '%-26s %7s  %-5s %-8s %-6s %7s  %s' patch build_s load checks unload guest_s result
+
+# ROW[test]: its row's values after the name (|-separated), in test order at the end
+declare -A ROW=() BSEC=()
+BOOT_TESTS=() BOOT_SCRIPTS=() BOOT_MODS=() BOOT_TMO=0 BOOT_STMO=0
+declare -A BOOT_HAVE=()
+boot_module() {	# a module for the one boot, once
+	[ -n "${BOOT_HAVE[$1]:-}" ] && return 0
+	BOOT_HAVE[$1]=1
+	BOOT_MODS+=(--module "$1")
+}
 
 TOTAL0=$(date +%s)
+# 1. build every test (and judge the refusals and host checks)
 for t in "${tests[@]}"; do
 	ps_load "$PDIR" "$t"
-	NAME=$PS_NAME TIMEOUT=${PS_TIMEOUT:-${QTMO:-120}}
+	NAME=$PS_NAME
 	if [ -n "$PS_ERROR" ]; then
 		rep_fail "$t" expect "$PS_ERROR (the keys: integration/lib/patchspec.sh)"
-		rep_row "$t" - - - - - FAIL
+		ROW[$t]="-|-|-|-|-|FAIL"
 		continue
 	fi
 	if [ "$PS_OUTCOME" = skip ]; then
 		echo "integration: [$t] skipped on $KERNEL $KP_ARCH: $PS_REASON"
-		rep_row "$t" - - - - - SKIP
+		ROW[$t]="-|-|-|-|-|SKIP"
 		rep_skip "$t" "$PS_REASON"
 		continue
 	fi
@@ -146,10 +163,10 @@ for t in "${tests[@]}"; do
 		reason=$(grep -m1 -E "$PS_REASON" "$blog" || true)
 		if [ $brc -ne 0 ] && [ -n "$reason" ]; then
 			echo "integration: [$t] refused as expected: $reason"
-			rep_row "$t" "$bsec" - "refused" - - PASS
+			ROW[$t]="$bsec|-|refused|-|-|PASS"
 		else
 			rep_fail "$t" refusal "kpatch-build exited $brc; wanted a refusal matching /$PS_REASON/; last line: $(grep -v '^kpatch-build: log:' "$blog" | tail -n1)"
-			rep_row "$t" "$bsec" - - - - FAIL
+			ROW[$t]="$bsec|-|-|-|-|FAIL"
 		fi
 		continue
 	fi
@@ -157,53 +174,84 @@ for t in "${tests[@]}"; do
 		d=$(grep -m1 -E 'error|refus|cannot|failed' "$blog" || tail -n1 "$blog")
 		rep_fail "$t" build "$d (log $blog)" "$blog"
 		echo "integration: [$t] build FAILED: $d"
-		rep_row "$t" "$bsec" - - - - FAIL
+		ROW[$t]="$bsec|-|-|-|-|FAIL"
 		continue
 	fi
 	if [ -f "$(ps_file "$PDIR" "$t.check")" ]; then
 		if ! d=$(kp_run_check "$(ps_file "$PDIR" "$t.check")" "$tdir/livepatch-$NAME.ko" 2>&1); then
 			rep_fail "$t" build-check "${d:-$t.check failed}"
 			echo "integration: [$t] build check FAILED: $d"
-			rep_row "$t" "$bsec" - - - - FAIL
+			ROW[$t]="$bsec|-|-|-|-|FAIL"
 			continue
 		fi
 		echo "integration: [$t] build check: $d"
 	fi
-	mods=()
-	[ -f "$tdir/livepatch-$NAME.ko" ] && mods+=(--module "$tdir/livepatch-$NAME.ko")
+	[ -f "$tdir/livepatch-$NAME.ko" ] && boot_module "$tdir/livepatch-$NAME.ko"
 	for m in ${MODULES[@]+"${MODULES[@]}"} ${PS_MODULES[@]+"${PS_MODULES[@]}"}; do
 		case $m in /*) ;; *) m=$(kp_tree_module "$m") ;; esac
-		mods+=(--module "$m")
+		boot_module "$m"
 	done
-	echo "integration: [$t] booting"
-	glog=$tdir/guest.log
-	"$HERE/run-guest.sh" --timeout "$TIMEOUT" --script-timeout $((TIMEOUT - 10)) --log "$glog" \
+	BSEC[$t]=$bsec
+	BOOT_TESTS+=("$t") BOOT_SCRIPTS+=(--script "$(ps_file "$PDIR" "$t.guest")")
+	tmo=${PS_TIMEOUT:-${QTMO:-120}}
+	BOOT_TMO=$((BOOT_TMO + tmo))
+	[ $((tmo - 10)) -le "$BOOT_STMO" ] || BOOT_STMO=$((tmo - 10))
+done
+
+# 2. one boot: every built test's guest script in turn, each in its own shell with
+# its own time bound (guest/init), its checks named by it (KPTEST-* markers), its
+# kernel-log checks reading the log from its own start (guest/suite-lib.sh); every
+# script loads, checks, disables and unloads its own modules
+GLOG=$OUT/guest.log
+if [ ${#BOOT_TESTS[@]} -gt 0 ]; then
+	echo "integration: booting once for ${#BOOT_TESTS[@]} test(s): ${BOOT_TESTS[*]}"
+	"$HERE/run-guest.sh" --timeout $((BOOT_TMO + 60)) --script-timeout "$BOOT_STMO" --log "$GLOG" \
 		--file "$HERE/guest/suite-lib.sh:/lib/kp-suite.sh" \
-		"$KBZIMAGE" "$(ps_file "$PDIR" "$t.guest")" ${mods[@]+"${mods[@]}"} > "$tdir/run.out" 2>&1
+		${BOOT_SCRIPTS[@]+"${BOOT_SCRIPTS[@]}"} ${BOOT_MODS[@]+"${BOOT_MODS[@]}"} "$KBZIMAGE" > "$OUT/run.out" 2>&1
 	grc=$?
-	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$glog" 2>/dev/null || true)
-	npass=$(echo "$markers" | grep -c "^KPTEST-PASS $t " || true)
-	nfail=$(echo "$markers" | grep -c "^KPTEST-FAIL $t " || true)
-	boot=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | head -1)
-	st() {	# status of check $1: ok / FAIL / -
-		if grep -q "^KPTEST-FAIL $t $1:" <<<"$markers"; then echo FAIL
-		elif grep -q "^KPTEST-PASS $t $1\$" <<<"$markers"; then echo ok
-		else echo -; fi
-	}
-	if [ $grc -eq 0 ] && [ "$nfail" = 0 ] && [ "$npass" -gt 0 ]; then res=PASS; else res=FAIL; fi
-	rep_row "$t" "$bsec" "$(st load)" "$npass/$((npass + nfail))" "$(st unload)" "${boot:--}" "$res"
+	markers=$(grep -o 'KPTEST-[A-Z]*.*' "$GLOG" 2>/dev/null || true)
+	BOOT_S=$(echo "$markers" | sed -n 's/^KPTEST-BOOT uptime=\([0-9.]*\).*/\1/p' | head -1)
+	echo "integration: the boot: run-guest.sh exited $grc $(grep -o '(boot to /init[^()]*)' "$OUT/run.out" | tail -n 1)"
+fi
+
+# 3. judge each booted test by its markers
+st() {	# status of check $2 of test $1: ok / FAIL / -
+	if grep -q "^KPTEST-FAIL $1 $2:" <<<"$markers"; then echo FAIL
+	elif grep -q "^KPTEST-PASS $1 $2\$" <<<"$markers"; then echo ok
+	else echo -; fi
+}
+prev=${BOOT_S:-0}
+for t in ${BOOT_TESTS[@]+"${BOOT_TESTS[@]}"}; do
+	npass=$(grep -c "^KPTEST-PASS $t " <<<"$markers" || true)
+	nfail=$(grep -c "^KPTEST-FAIL $t " <<<"$markers" || true)
+	# the test's seconds in the guest: from the previous test's end (or /init) to its own
+	done_s=$(sed -n "s/^KPTEST-DONE $t uptime=\([0-9.]*\).*/\1/p" <<<"$markers")
+	gsec=-
+	[ -z "$done_s" ] || { gsec=$(printf '%.1f' "$(echo "$done_s - $prev" | bc)"); prev=$done_s; }
+	if [ -n "$done_s" ] && [ "$nfail" = 0 ] && [ "$npass" -gt 0 ]; then res=PASS; else res=FAIL; fi
+	ROW[$t]="${BSEC[$t]}|$(st "$t" load)|$npass/$((npass + nfail))|$(st "$t" unload)|$gsec|$res"
 	if [ $res = FAIL ]; then
 		# run-guest's lines "run-guest: FAIL <test> <check>: <detail>"
 		while read -r _ _ gt l; do
-			rep_fail "$gt" "${l%%:*}" "${l#*: }" "$glog"
-		done < <(grep '^run-guest: FAIL ' "$tdir/run.out")
-		[ "$grc" -ne 0 ] && ! grep -q '^run-guest: FAIL ' "$tdir/run.out" &&
-			rep_fail "$t" guest "run-guest.sh exited $grc: $(head -n1 "$tdir/run.out")" "$glog"
-		[ "$npass" -gt 0 ] || [ "$grc" -ne 0 ] || rep_fail "$t" guest "no check ran" "$glog"
-		echo "integration: [$t] FAILED (log $glog)"
+			[ "$gt" = "$t" ] && rep_fail "$gt" "${l%%:*}" "${l#*: }" "$GLOG"
+		done < <(grep '^run-guest: FAIL ' "$OUT/run.out")
+		[ -n "${REP_FAILS[$t]:-}" ] || [ -n "$done_s" ] ||
+			rep_fail "$t" guest "the guest did not finish the test (run-guest.sh exited $grc: $(grep -m1 'FAIL' "$OUT/run.out" || head -n1 "$OUT/run.out"))" "$GLOG"
+		[ -n "${REP_FAILS[$t]:-}" ] || rep_fail "$t" guest "no check ran" "$GLOG"
+		echo "integration: [$t] FAILED (log $GLOG)"
 	else
 		echo "integration: [$t] passed: $npass checks"
 	fi
+done
+# the guest's own failures (a kernel warning, a timeout) not tied to one test
+if [ ${#BOOT_TESTS[@]} -gt 0 ] && [ "${grc:-0}" -ne 0 ]; then
+	gfail=0
+	for t in "${BOOT_TESTS[@]}"; do [ "${ROW[$t]##*|}" = FAIL ] && gfail=1; done
+	[ $gfail = 1 ] || rep_fail guest run "run-guest.sh exited $grc: $(grep -m1 'FAIL' "$OUT/run.out" || tail -n1 "$OUT/run.out")" "$GLOG"
+fi
+for t in "${tests[@]}"; do
+	IFS='|' read -ra v <<<"${ROW[$t]}"
+	rep_row "$t" "${v[@]}"
 done
 
 # kpatch-build's own cached -ffunction-sections build of the same kernel
@@ -219,7 +267,7 @@ preamble=$(
 		echo "kpatch-ng integration suite, $(date -u '+%Y-%m-%d %H:%M:%S UTC'), $KP_ARCH kernel $KVER ($KC_KEY),"
 		echo "reference kernel build ${KBUILD_SECONDS}s, kpatch-build original build ${ORIG_S:-?}s (both cached),"
 	fi
-	echo "suite wall time $(( $(date +%s) - TOTAL0 ))s;"
-	echo "build_s = kpatch-build wall time, boot_s = guest seconds from kernel start to /init"
+	echo "suite wall time $(( $(date +%s) - TOTAL0 ))s, one boot (to /init ${BOOT_S:--}s guest time);"
+	echo "build_s = kpatch-build wall time, guest_s = the test's guest seconds in that boot"
 )
 rep_write "$RESULTS" "$KERNEL $KP_ARCH" <<<"$preamble"

@@ -37,10 +37,13 @@ kps_cycle() {
 	check_original after-unload
 }
 
-# kps_dmesg_has CHECK TEXT: the kernel log (dmesg) contains TEXT
+# kps_dmesg: the kernel log since this test's script began (/init's KPTEST-BEGIN
+# marker): the suite's tests share one boot
+kps_dmesg() { dmesg | sed -n "/KPTEST-BEGIN $KP_NAME\$/,\$p"; }
+# kps_dmesg_has CHECK TEXT: the test's kernel log contains TEXT
 kps_dmesg_has() {
-	if dmesg | grep -qF -- "$2"; then kp_pass "$1"
-	else kp_fail "$1" "dmesg has no '$2'; last lines: $(dmesg | tail -n 5 | tr '\n' '|')"; fi
+	if kps_dmesg | grep -qF -- "$2"; then kp_pass "$1"
+	else kp_fail "$1" "dmesg has no '$2' since the test began; last lines: $(dmesg | tail -n 5 | tr '\n' '|')"; fi
 }
-# kps_count_dmesg TEXT: how many kernel log lines contain TEXT
-kps_count_dmesg() { dmesg | grep -cF -- "$1"; }
+# kps_count_dmesg TEXT: how many of the test's kernel log lines contain TEXT
+kps_count_dmesg() { kps_dmesg | grep -cF -- "$1"; }
