@@ -183,7 +183,11 @@ stock_module_file() {
 # SRCDIR: linux-source-<major.minor> at the image's version, unpacked once into
 # $KPATCH_CACHE/src/ (the layout and marker integration/kernel-cache.sh uses)
 stock_source() {
-	local name=linux-source-$STOCK_MAJMIN ver tarball id deb dst
+	local name=linux-source-$STOCK_MAJMIN ver tarball id deb dst mark
+	dst=$KPATCH_CACHE/src/$name
+	# unpacked already for this version: nothing to ask dpkg (0.07 s) or check
+	mark=$(< "$KPATCH_CACHE/src/.$name.complete") 2>/dev/null || mark=
+	case $mark in "$name $STOCK_VERSION "*) [ -d "$dst" ] && { SRCDIR=$dst; return 0; } ;; esac
 	ver=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || ver=
 	tarball=/usr/src/$name.tar.xz
 	if [ "$ver" != "$STOCK_VERSION" ] || [ ! -r "$tarball" ]; then
@@ -199,7 +203,6 @@ stock_source() {
 		fi
 	fi
 	id="$name $STOCK_VERSION $(stat -c %s "$tarball")"
-	dst=$KPATCH_CACHE/src/$name
 	mkdir -p "$KPATCH_CACHE/src"
 	(
 		flock 9
@@ -242,9 +245,9 @@ stock_inputs() {
 	mkdir -p "$SK/root" || die "cannot create $SK"
 	echo "$STOCK_VERSION" > "$SK/.image-version"
 	case $STOCK_RELEASE in
-	[0-9]*.[0-9]*) STOCK_MAJMIN=$(echo "$STOCK_RELEASE" | sed -E 's/^([0-9]+\.[0-9]+).*/\1/') ;;
-	*) die "cannot read a kernel version from the release '$STOCK_RELEASE'" ;;
+	[0-9]*.[0-9]*) [[ $STOCK_RELEASE =~ ^([0-9]+\.[0-9]+) ]] && STOCK_MAJMIN=${BASH_REMATCH[1]} ;;
 	esac
+	[ -n "${STOCK_MAJMIN:-}" ] || die "cannot read a kernel version from the release '$STOCK_RELEASE'"
 	info "stock kernel $STOCK_RELEASE: Debian packages of version $STOCK_VERSION (cache $SK)"
 	[ -n "$KOBJ" ] || stock_headers
 	[ -n "$CONFIG" ] || CONFIG=$KOBJ/.config
