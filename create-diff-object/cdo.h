@@ -177,6 +177,7 @@ void classify_section(struct cdo *c, struct section *sec);
 void unclassify(struct elf *elf);
 bool is_special_static_name(const char *name);
 char *normalized_name(const char *name);
+bool is_btf_id_name(const char *name);
 bool similar_section_names(const char *a, const char *b);
 struct symbol *entity_at(const struct section *sec, uint64_t off);
 bool is_init_section(const struct section *sec);

@@ -228,7 +228,7 @@ static bool pair_numbered_one(struct norm_index *oidx, struct norm_index *pidx,
 	return true;
 }
 
-/* The unpaired functions of @idx named like @p, in symbol table order. */
+/* The unpaired entities of @idx named like @p, in symbol table order. */
 static size_t unpaired_like(struct norm_index *idx, const struct symbol *p,
 			    struct symbol **out)
 {
@@ -253,7 +253,8 @@ static size_t unpaired_like(struct norm_index *idx, const struct symbol *p,
  * What neither the name, an owner nor uniqueness pairs: several functions of
  * one numbered name that nothing calls, as those that assembly inside a C
  * file names with __UNIQUE_ID() (kvm's emulator: the stubs its opcode tables
- * point to). __COUNTER__ renumbers them all when anything before them
+ * point to), and the slots of BTF id sets that name one type twice (only data
+ * points to them). __COUNTER__ renumbers them all when anything before them
  * changes. When both sides have as many left, in sections of the same name,
  * they pair in the order they are defined; compare checks each pair.
  */
@@ -314,8 +315,8 @@ static void pair_numbered(struct cdo *c)
 			progress = true;
 	}
 	for_each_sym(c->patched, p)
-		if (!si(p)->twin && is_func(p) && !si(p)->special_static &&
-		    strcmp(si(p)->norm, p->name))
+		if (!si(p)->twin && (is_func(p) || is_btf_id_name(p->name)) &&
+		    !si(p)->special_static && strcmp(si(p)->norm, p->name))
 			pair_by_order(&oidx, &pidx, p);
 	free_index(&oidx);
 	free_index(&pidx);

@@ -59,14 +59,34 @@ static bool all_digits(const char *s, size_t n)
 }
 
 /*
+ * The kernel's BTF_ID() names each slot of a BTF id set
+ * "__BTF_ID__<kind>__<name>__" followed by __COUNTER__ and __LINE__: anything
+ * that takes a number from __COUNTER__ earlier in the unit (a min() in an
+ * inline of a header) renumbers them all.
+ */
+bool is_btf_id_name(const char *name)
+{
+	return !strncmp(name, "__BTF_ID__", 10);
+}
+
+/*
  * "foo.isra.0" -> "foo.isra.#", "count.12" -> "count.#",
- * "__UNIQUE_ID_ddebug123.4" -> "__UNIQUE_ID_ddebug#.#".
+ * "__UNIQUE_ID_ddebug123.4" -> "__UNIQUE_ID_ddebug#.#",
+ * "__BTF_ID__struct__file__151111809" -> "__BTF_ID__struct__file__#".
  */
 char *normalized_name(const char *name)
 {
 	size_t len = strlen(name), i = 0, o = 0;
 	char *out = xmalloc(len + 2);
 
+	if (is_btf_id_name(name)) {
+		while (len > 10 && isdigit((unsigned char)name[len - 1]))
+			len--;
+		memcpy(out, name, len);
+		out[len] = '#';
+		out[len + 1] = 0;
+		return out;
+	}
 	if (!strncmp(name, "__UNIQUE_ID_", 12)) {
 		const char *dot = strchr(name, '.');
 		size_t end = dot ? (size_t)(dot - name) : len;
