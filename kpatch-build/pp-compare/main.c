@@ -25,6 +25,12 @@
  *    constructor, destructor, externally_visible, symver, an alias or ifunc,
  *    an asm label) or whose name GCC itself may call (memcpy, memset, libgcc's
  *    __*di3 and the like, instrumentation hooks) is never set aside.
+ *    The same holds for a prototype (a function declaration without a
+ *    body) that nothing else in the unit names: it makes no code and no
+ *    symbol (a header patch that turns an inline into an extern function,
+ *    or back, changes only that line in the units that do not call it);
+ *    one that is weak, has an alias or asm label, or declares more than one
+ *    name is never set aside.
  *
  * Names made with __COUNTER__ (__UNIQUE_ID_*N, __compiletime_assert_N), which
  * a hunk that adds or removes one renumbers in the rest of the unit, compare
@@ -32,14 +38,14 @@
  * occurs in no other declaration: renumbered consistently, they are the same
  * locals (and never-called error functions) under other names.
  *
- * Anything else (a structure, a prototype, a global, a function the unit
+ * Anything else (a structure, a global, a function or prototype the unit
  * uses, a change this reading cannot classify) may change the object.
  * --strict: only the first rule (for compile flags that keep unused functions).
  *
  * Prints one line: "same: identical", "same: only unreferenced static
- * functions differ: NAME...", "same: identical but for the numbers of
- * __COUNTER__ names", or "may change: WHAT"; exit 0 for same, 1 for
- * may change, 2 on bad input.
+ * functions or prototypes differ: NAME...", "same: identical but for the
+ * numbers of __COUNTER__ names", or "may change: WHAT"; exit 0 for same, 1
+ * for may change, 2 on bad input.
  * Out of memory it exits 1 with nothing on stdout (lib/util.c's allocators
  * exit EXIT_BADINPUT, which is 1): read as "may change", the object is built,
  * which is the harmless direction; no failure ever prints "same" or exits 0
@@ -126,7 +132,7 @@ static void note_aside(const struct chunk *c, const struct unit *o, size_t pre, 
 	}
 }
 
-/* u's differing declarations (o is the other side), unreferenced static functions aside */
+/* u's differing declarations (o is the other side), unreferenced static functions and prototypes aside */
 static void set_aside(const struct unit *u, const struct unit *o, size_t pre, size_t suf,
 		      int strict, struct side *d, struct aside *as)
 {
@@ -136,7 +142,8 @@ static void set_aside(const struct unit *u, const struct unit *o, size_t pre, si
 
 	d->keep = xmalloc((u->nch - pre - suf + 1) * sizeof(size_t));
 	for (i = pre; i < u->nch - suf; i++) {
-		if (!strict && unreferenced_static(u, &u->ch[i], &name, &why)) {
+		if (!strict && (unreferenced_static(u, &u->ch[i], &name, &why) ||
+				unreferenced_prototype(u, &u->ch[i], &name))) {
 			note_aside(&u->ch[i], o, pre, suf, &name, as);
 			continue;
 		}
@@ -182,7 +189,7 @@ static int compare(struct unit *a, struct unit *b, int strict)
 			break;
 	if (i == sa.nkeep && i == sb.nkeep) {
 		if (as.names)
-			printf("same: only unreferenced static functions differ:%s\n", as.msg);
+			printf("same: only unreferenced static functions or prototypes differ:%s\n", as.msg);
 		else
 			printf("same: identical but for the numbers of __COUNTER__ names\n");
 	} else {

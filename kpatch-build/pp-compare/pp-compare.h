@@ -85,5 +85,6 @@ void canonical(struct unit *u, struct chunk *c);
 /* unreferenced.c */
 int unreferenced_static(const struct unit *u, const struct chunk *c,
 			struct tok *name, const char **why);
+int unreferenced_prototype(const struct unit *u, const struct chunk *c, struct tok *name);
 
 #endif

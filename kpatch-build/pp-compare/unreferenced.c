@@ -81,10 +81,11 @@ static int compiler_name(const char *s, size_t n)
 	return 0;
 }
 
-/* the tokens of the definition's head, up to its body (a literal is one) */
-static struct tok *head_tokens(const struct unit *u, const struct chunk *c, size_t *ntok)
+/* the tokens of chunk c up to offset end of the unit (a literal is one) */
+static struct tok *head_tokens(const struct unit *u, const struct chunk *c, size_t end,
+			       size_t *ntok)
 {
-	const char *p = u->text + c->off, *head_end = u->text + c->body;
+	const char *p = u->text + c->off, *head_end = u->text + end;
 	struct tok *toks = NULL;
 	size_t n = 0, cap = 0;
 
@@ -102,7 +103,7 @@ static struct tok *head_tokens(const struct unit *u, const struct chunk *c, size
 			while (p < head_end && is_ident((unsigned char)*p))
 				p++;
 		} else if (*p == '"' || *p == '\'') {
-			p = u->text + literal_end(u->text, p - u->text, c->body);
+			p = u->text + literal_end(u->text, p - u->text, end);
 		} else {
 			p++;
 		}
@@ -248,7 +249,7 @@ int unreferenced_static(const struct unit *u, const struct chunk *c, struct tok 
 	*why = "not a function definition";
 	if (!c->func)
 		return 0;
-	toks = head_tokens(u, c, &ntok);
+	toks = head_tokens(u, c, c->body, &ntok);
 	if (!head_name(toks, ntok, name)) {
 		*why = "a definition whose name cannot be read";
 		goto cleanup;
@@ -262,6 +263,56 @@ int unreferenced_static(const struct unit *u, const struct chunk *c, struct tok 
 	}
 	ok = 1;
 cleanup:
+	free(toks);
+	return ok;
+}
+
+/*
+ * A prototype that can bind a symbol without a use: a weak, an alias or an
+ * asm label, a typedef, or more than one declarator (a name per comma).
+ */
+static int binding_prototype(const struct tok *toks, size_t ntok)
+{
+	static const char *const binding[] = {
+		"weak", "__weak__", "typedef", "asm", "__asm__", "__asm", NULL
+	};
+	size_t i;
+	int depth = 0;
+
+	for (i = 0; i < ntok; i++) {
+		if (tok_is(&toks[i], "(") || tok_is(&toks[i], "["))
+			depth++;
+		else if (tok_is(&toks[i], ")") || tok_is(&toks[i], "]"))
+			depth--;
+		else if ((!depth && tok_is(&toks[i], ",")) || tok_is(&toks[i], "="))
+			return 1;
+		else if (in_list(toks[i].s, toks[i].len, binding))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Is chunk c of unit u a prototype (a function declaration without a body,
+ * "... NAME ( PARAMETERS );") that nothing else in the unit names? GCC emits
+ * nothing for a declaration nothing refers to: no code, no symbol. A header
+ * patch that turns an inline into an extern function (or back) changes only
+ * such a line in the units that do not call it. Its name in *name.
+ */
+int unreferenced_prototype(const struct unit *u, const struct chunk *c, struct tok *name)
+{
+	struct tok *toks;
+	size_t ntok, end = c->off + c->len;
+	int ok = 0;
+
+	name->s = NULL;
+	name->len = 0;
+	if (c->func || !c->len || u->text[end - 1] != ';')
+		return 0;
+	toks = head_tokens(u, c, end - 1, &ntok);
+	if (head_name(toks, ntok, name) && !binding_prototype(toks, ntok) &&
+	    !why_used(u, c, name))
+		ok = 1;
 	free(toks);
 	return ok;
 }

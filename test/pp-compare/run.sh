@@ -20,11 +20,14 @@ result_init pp-compare "$work"
 # case|options|exit code|the line it prints
 CASES=(
 	"identical||0|same: identical"
-	"unreferenced||0|same: only unreferenced static functions differ: clamp_positive"
+	"unreferenced||0|same: only unreferenced static functions or prototypes differ: clamp_positive"
+	"prototype||0|same: only unreferenced static functions or prototypes differ: prepare_destroy"
+	"prototype-used||1|may change: function prepare_destroy (used in the unit)"
+	"prototype-weak||1|may change: (removed) __attribute__((weak)) void arch_hook(void);"
 	"counter||0|same: identical but for the numbers of __COUNTER__ names"
 	"used||1|may change: function add (used in the unit)"
 	"struct||1|may change: struct pair { int a; int extra; int b; };"
-	"removed||1|may change: (removed) int legacy_twice(int v);"
+	"removed||1|may change: (removed) int legacy_count = 1;"
 	"strict|--strict|1|may change: static inline int clamp_positive(int v) { if (v < 0) return 0; return v > 1000 ? 1000 : v; }"
 )
 

@@ -1,1 +1,1 @@
-int legacy_twice(int v);
+int legacy_count = 1;

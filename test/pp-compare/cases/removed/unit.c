@@ -1,4 +1,4 @@
-/* the header's patch removes a prototype (the original side's declaration differs) */
+/* the header's patch removes a global definition (the original side's declaration differs) */
 #include "hdr.h"
 
 int twice(int v)

@@ -1,0 +1,1 @@
+__attribute__((weak)) void arch_hook(void);

@@ -1,0 +1,1 @@
+void prepare_destroy(int *state);

@@ -1,0 +1,4 @@
+static inline void prepare_destroy(int *state)
+{
+	*state = 0;
+}
