@@ -5,8 +5,9 @@
 #
 # The six fixes that change a header (list.tsv) are built only with --all: on
 # Debian's config, each header is included by hundreds to thousands of
-# compiled objects (#12's include/net/ip_fib.h: 1,602), each compiled twice,
-# original and patched (tens of minutes on 2 cores, the first time).
+# compiled objects (#12's include/net/ip_fib.h: 1,601), each preprocessed twice,
+# original and patched, and those that may change compiled twice (tens of
+# minutes on 2 cores, the first time).
 #
 # The fixes are ../shared/stable-fixes/patches/NN-*.patch (its README: 30 fixes of
 # 6.1.187-6.1.189, all in Debian's 6.1.192, file-disjoint). On Debian's stock 6.1
