@@ -11,14 +11,19 @@
  * with a NULL name), one klp_func per record, the callbacks of each object in
  * its klp_callbacks. Atomic replace is on unless built with KPATCH_REPLACE=0.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/kernel.h>
 #include <linux/livepatch.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "kpatch-formats.h"	/* the records, checked against the tools' offsets */
+
+/*
+ * Messages name the module at run time, not with KBUILD_MODNAME: this object
+ * then holds no module name, and kpatch-build compiles it once per kernel
+ * build tree (its template cache) instead of once per patch.
+ */
+#define hook_err(fmt, ...) pr_err("%s: " fmt, THIS_MODULE->name, ##__VA_ARGS__)
 
 #ifndef KPATCH_REPLACE
 #define KPATCH_REPLACE 1
@@ -110,8 +115,8 @@ static int kpatch_collect_objects(void)
 
 	for (r = __kpatch_funcs; r < __kpatch_funcs_end; r++) {
 		if (!r->objname || !r->old_name || !r->new_func) {
-			pr_err("function record %ld is incomplete\n",
-			       (long)(r - __kpatch_funcs));
+			hook_err("function record %ld is incomplete\n",
+				 (long)(r - __kpatch_funcs));
 			return -EINVAL;
 		}
 		kpatch_find_obj(r->objname, true);
@@ -120,8 +125,8 @@ static int kpatch_collect_objects(void)
 		for (e = kpatch_cb_tables[k].start;
 		     e < kpatch_cb_tables[k].end; e++) {
 			if (!e->objname || !e->fn) {
-				pr_err("%s callback without object name\n",
-				       kpatch_cb_tables[k].name);
+				hook_err("%s callback without object name\n",
+					 kpatch_cb_tables[k].name);
 				return -EINVAL;
 			}
 			kpatch_find_obj(e->objname, true);
@@ -178,8 +183,9 @@ static int kpatch_set_callback(struct klp_object *obj, int kind, void *fn)
 		break;
 	}
 	if (*slot) {
-		pr_err("two %s callbacks for %s\n", kpatch_cb_tables[kind].name,
-		       obj->name ? obj->name : KLP_VMLINUX);
+		hook_err("two %s callbacks for %s\n",
+			 kpatch_cb_tables[kind].name,
+			 obj->name ? obj->name : KLP_VMLINUX);
 		return -EINVAL;
 	}
 	*slot = fn;
@@ -223,7 +229,7 @@ static int __init kpatch_init(void)
 	int ret;
 
 	if (max == 1) {
-		pr_err("no function records and no callbacks: nothing to patch\n");
+		hook_err("no function records and no callbacks: nothing to patch\n");
 		return -EINVAL;
 	}
 	kpatch_objs = kcalloc(max, sizeof(*kpatch_objs), GFP_KERNEL);

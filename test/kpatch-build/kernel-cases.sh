@@ -49,6 +49,18 @@ if want kernel-keep-from-diff; then
 		grep -q 'diffing fs/proc/cmdline.o: 1 function(s) changed' "$OUT" && ! grep -q 'building patched objects' "$OUT" &&
 		awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b < a) }' &&
 		pass "kernel-keep-from-diff (${t1}s, then ${t2}s)" || fail kernel-keep-from-diff "exit $RC; another module, or not faster (${t1:-?}s, then ${t2:-?}s)" "$OUT"
+	# the template objects that hold no module name come from the template
+	# cache, not a compile per patch (kpatch-build/lib/template.sh): copied, and
+	# holding neither the run's name nor the template build's placeholder
+	if want kernel-template-shared; then
+		if [ -n "$KK" ] && grep -q '^+ kpatch-hook.o: the template cache' "$KK/prebuild.log" &&
+			! grep -q '^+ \[.*kpatch-hook\.c' "$KK/prebuild.log" && [ -f "$KK/module/kpatch-hook.o" ] &&
+			! grep -qE 'keepk|kpngtemplatename' "$KK/module/kpatch-hook.o"; then
+			pass kernel-template-shared
+		else
+			fail kernel-template-shared "kpatch-hook.o compiled for the patch or holding its name (${KK:-no kept directory})" "$OUT"
+		fi
+	fi
 	[ -z "$KK" ] || rm -rf "$KK"
 fi
 if want kernel-lines-only; then
