@@ -99,6 +99,15 @@ fi
 export CDO_ARCH ARCH_ENDIAN
 CC=${CC:-${ARCH_TOOL_PREFIX}gcc}
 [ "$CDO_ARCH" = x86_64 ] || CC=${CDO_CROSS_CC:-${ARCH_TOOL_PREFIX}gcc}
+# The cases' compiles go through ccache when it is there (CDO_CCACHE=0: never):
+# the same objects, compiled once per machine and compiler. The cache is kpatch-ng's
+# ($KPATCH_CACHE/ccache), its paths relative to the repository, so that a fresh
+# clone finds the objects an earlier one compiled.
+CC_RUN=("$CC")
+if [ "${CDO_CCACHE:-1}" != 0 ] && command -v ccache >/dev/null; then
+	CC_RUN=(ccache "$CC")
+	export CCACHE_DIR=${KPATCH_CACHE:-$HOME/.cache/kpatch-ng}/ccache CCACHE_BASEDIR=$REPO
+fi
 LD=${ARCH_TOOL_PREFIX}ld
 NM=${ARCH_TOOL_PREFIX}nm
 OBJCOPY=${ARCH_TOOL_PREFIX}objcopy
@@ -157,7 +166,7 @@ cdo_compile() {
 	dir=$(dirname "$src")
 	base=$(basename "$src")
 	case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-	(cd "$dir" && "$CC" "${KERNEL_CFLAGS[@]}" -I"$INC" -I. "${CASE_CFLAGS[@]}" \
+	(cd "$dir" && "${CC_RUN[@]}" "${KERNEL_CFLAGS[@]}" -I"$INC" -I. "${CASE_CFLAGS[@]}" \
 		"$@" -c "$base" -o "$out")
 }
 
