@@ -103,23 +103,26 @@ eval "$("$TOP/integration/kernel-cache.sh" --print-env)"
 work=$(mktemp -d /tmp/kpatch-ng-installed.XXXXXX)
 cp "$TOP/examples/cmdline.patch" "$work/"
 t0=$SECONDS
-if (cd "$work" && env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin KPATCH_CACHE="$KPATCH_CACHE" \
-	kpatch-build -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline cmdline.patch) > "$OUT/kpatch-build.log" 2>&1 &&
+# (the run's PID names its log, NAME-DATE-PID.log: env and kpatch-build are exec'd
+# in this subshell; another run of the same name may be going on beside it)
+if (cd "$work" && echo "$BASHPID" > "$work/pid" && exec env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+	KPATCH_CACHE="$KPATCH_CACHE" kpatch-build -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline cmdline.patch) \
+	> "$OUT/kpatch-build.log" 2>&1 &&
 	[ -f "$work/livepatch-cmdline.ko" ]; then
 	pass installed-build "kpatch-build in $work: livepatch-cmdline.ko ($((SECONDS - t0)) s)"
 else
 	fail installed-build "$(tail -n 3 "$OUT/kpatch-build.log" | paste -sd' ')"; result_summary; exit 1
 fi
 cp "$work/livepatch-cmdline.ko" "$OUT/"
-# -d logs every command it ran; it also keeps its scratch directory (removed here)
-log=$(find "$KPATCH_CACHE/kpatch-build/logs" -name 'cmdline-*.log' -newer "$work/cmdline.patch" | head -n 1)
+# its log lists the commands it ran (the log of this run: its PID, not the newest
+# one named cmdline, which may be another suite's)
+log=$(find "$KPATCH_CACHE/kpatch-build/logs" -name "cmdline-*-$(cat "$work/pid").log" | head -n 1)
+[ -n "$log" ] || log=/dev/null
 cp "$log" "$OUT/kpatch-build-trace.log"
-find "$KPATCH_CACHE/kpatch-build/tmp" -mindepth 1 -maxdepth 1 -name 'cmdline.*' -newer "$work/cmdline.patch" \
-	-exec rm -rf {} +
 if grep -qF "$TOP" "$OUT/kpatch-build.log" "$log"; then
 	fail no-repository-path "$(grep -hF "$TOP" "$log" | head -n 2 | paste -sd' ')"
 else
-	pass no-repository-path "no path into the repository ($TOP) in the output and the -d log of the run"
+	pass no-repository-path "no path into the repository ($TOP) in the output and the log of the run"
 fi
 # the commands it ran (the -d log): the installed wrapper with the installed headers,
 # the installed differ and klp-convert
