@@ -117,14 +117,16 @@ cp "$work/livepatch-cmdline.ko" "$OUT/"
 # its log lists the commands it ran (the log of this run: its PID, not the newest
 # one named cmdline, which may be another suite's)
 log=$(find "$KPATCH_CACHE/kpatch-build/logs" -name "cmdline-*-$(cat "$work/pid").log" | head -n 1)
-[ -n "$log" ] || log=/dev/null
-cp "$log" "$OUT/kpatch-build-trace.log"
-if grep -qF "$TOP" "$OUT/kpatch-build.log" "$log"; then
+if [ -z "$log" ]; then
+	fail no-repository-path "no log of the run (PID $(cat "$work/pid")) in $KPATCH_CACHE/kpatch-build/logs"
+	log=/dev/null
+elif grep -qF "$TOP" "$OUT/kpatch-build.log" "$log"; then
 	fail no-repository-path "$(grep -hF "$TOP" "$log" | head -n 2 | paste -sd' ')"
 else
 	pass no-repository-path "no path into the repository ($TOP) in the output and the log of the run"
 fi
-# the commands it ran (the -d log): the installed wrapper with the installed headers,
+cp "$log" "$OUT/kpatch-build-trace.log"
+# the commands it ran (its log): the installed wrapper with the installed headers,
 # the installed differ and klp-convert
 # (patched compile: /usr/libexec/kpatch-ng/kpatch-cc -idirafter /usr/share/kpatch-ng/kmod/include)
 check patched-compile \
