@@ -21,7 +21,8 @@ kp_arch_init
 src=$(cd "$1" 2>/dev/null && pwd) || die "source directory $1 not found"
 [ -f "$src/Kbuild" ] || [ -f "$src/Makefile" ] || die "$src has no Kbuild or Makefile"
 if [ -z "${KOBJ:-}" ] || [ ! -f "$KOBJ/Module.symvers" ]; then
-	eval "$("$HERE/kernel-cache.sh" --print-env)"
+	kenv=$("$HERE/kernel-cache.sh" --print-env) || die "the kernel (integration/kernel-cache.sh) is not available"
+	eval "$kenv"
 fi
 out=${2:-${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/extmod/$(basename "$src")}
 case $out in /*) ;; *) out=$(pwd)/$out ;; esac

@@ -44,13 +44,15 @@ case $KERNEL in
 debian-*)
 	say "1/3 Debian's stock kernel (the release Debian's ${KERNEL#debian-} meta package names, as shipped; no kernel build)"
 	t=$(date +%s)
-	eval "$("$HERE/kernel-cache.sh" --print-env)" || die "fetching Debian's stock kernel failed"
+	kenv=$("$HERE/kernel-cache.sh" --print-env) || die "fetching Debian's stock kernel failed"
+	eval "$kenv"
 	echo "kernel $KVER (linux-image-$KVER $KSTOCK_VERSION) ready in $(( $(date +%s) - t ))s: $KBZIMAGE"
 	kpb=(--kernel "$KSTOCK") ;;
 *)
 	say "1/3 reference kernel (Debian linux-source-$KERNEL, integration/configs/$KERNEL-$KP_ARCH.config)"
 	t=$(date +%s)
-	eval "$("$HERE/kernel-cache.sh" --print-env)" || die "building the reference kernel failed"
+	kenv=$("$HERE/kernel-cache.sh" --print-env) || die "building the reference kernel failed"
+	eval "$kenv"
 	echo "kernel $KVER ready in $(( $(date +%s) - t ))s (its cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
 	kpb=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX") ;;
 esac

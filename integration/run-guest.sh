@@ -69,8 +69,9 @@ fi
 case $tmo$stmo$smp in ''|*[!0-9]*) die "--timeout, --script-timeout and --smp need whole numbers" ;; esac
 
 if [ "$kernel" = cached ]; then
-	eval "$("$HERE/kernel-cache.sh" --no-build --print-env)" ||
+	kenv=$("$HERE/kernel-cache.sh" --no-build --print-env) ||
 		die "no cached kernel: run integration/kernel-cache.sh first"
+	eval "$kenv"
 	kernel=$KBZIMAGE
 fi
 [ -f "$kernel" ] || die "kernel image $kernel not found"
@@ -89,7 +90,9 @@ name=$(tname "${scripts[0]}")
 logname=$name
 for s in "${scripts[@]:1}"; do name=$name+$(tname "$s"); done
 if [ -z "$log" ]; then
-	eval "$("$HERE/kernel-cache.sh" --no-build --print-env 2>/dev/null || true)"
+	# no kernel cached is fine here: the log goes to the default cache
+	kenv=$("$HERE/kernel-cache.sh" --no-build --print-env 2>/dev/null) || kenv=
+	eval "$kenv"
 	log=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}/logs/$logname.log
 fi
 mkdir -p "$(dirname "$log")"

@@ -36,7 +36,8 @@ if kp_arch_missing >/dev/null ||
 fi
 
 t0=$(date +%s)
-eval "$("$HERE/kernel-cache.sh" --print-env)"
+kenv=$("$HERE/kernel-cache.sh" --print-env) || { echo "smoke: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
+eval "$kenv"
 t1=$(date +%s)
 echo "smoke: $KP_ARCH kernel $KVER ready in $((t1 - t0))s (cached build took ${KBUILD_SECONDS}s): $KBZIMAGE"
 # x86_64 keeps the names it always had; other architectures get their own

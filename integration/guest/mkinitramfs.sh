@@ -44,11 +44,15 @@ file -L "$BUSYBOX" 2>/dev/null | grep -q 'statically linked' ||
 # gen_init_cpio: from the kernel build dir, else build it from the cached source
 GEN=${KGEN_INIT_CPIO:-}
 if [ -z "$GEN" ] || [ ! -x "$GEN" ]; then
-	eval "$("$HERE/../kernel-cache.sh" --no-build --print-env 2>/dev/null || true)"
+	# no kernel cached is fine here: gen_init_cpio is built from the source below
+	kenv=$("$HERE/../kernel-cache.sh" --no-build --print-env 2>/dev/null) || kenv=
+	eval "$kenv"
 	GEN=${KGEN_INIT_CPIO:-}
 fi
 if [ -z "$GEN" ] || [ ! -x "$GEN" ]; then
-	eval "$("$HERE/../kernel-cache.sh" --source-only)"
+	kenv=$("$HERE/../kernel-cache.sh" --source-only) ||
+		{ echo "mkinitramfs: the kernel source (integration/kernel-cache.sh --source-only) is not available" >&2; exit 1; }
+	eval "$kenv"
 	GEN=$KPATCH_CACHE/tools/gen_init_cpio
 	if [ ! -x "$GEN" ]; then
 		mkdir -p "$KPATCH_CACHE/tools"

@@ -186,7 +186,10 @@ stock_source() {
 	local name=linux-source-$STOCK_MAJMIN ver tarball id deb dst mark
 	dst=$KPATCH_CACHE/src/$name
 	# unpacked already for this version: nothing to ask dpkg (0.07 s) or check
-	mark=$(< "$KPATCH_CACHE/src/.$name.complete") 2>/dev/null || mark=
+	# (a missing marker is a cold cache: `$(< missing)` would end the shell
+	# under set -e + inherit_errexit, `||` or not)
+	mark=
+	[ ! -f "$KPATCH_CACHE/src/.$name.complete" ] || mark=$(< "$KPATCH_CACHE/src/.$name.complete")
 	case $mark in "$name $STOCK_VERSION "*) [ -d "$dst" ] && { SRCDIR=$dst; return 0; } ;; esac
 	ver=$(dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || ver=
 	tarball=/usr/src/$name.tar.xz

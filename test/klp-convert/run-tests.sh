@@ -363,7 +363,9 @@ kernel_suite() {
 # the sample plus a reference to an unexported symbol nobody annotated
 mk_strict() {
 	local d=$T/mk-strict
-	eval "$("$ROOT/integration/kernel-cache.sh" --no-build --print-env)"
+	local kenv
+	kenv=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env) || return 1
+	eval "$kenv"
 	mkdir -p "$d" && cp "$HERE/sample/Makefile" "$d/"
 	sed -e 's/^static int sample_cmdline_show/extern int kp_not_exported;\n&/' \
 	    -e 's/seq_printf(m, "%s livepatch=1\\n", saved_command_line);/seq_printf(m, "%s %d\\n", saved_command_line, kp_not_exported);/' \
@@ -380,7 +382,9 @@ mk_strict() {
 # several of: klp-convert (given vmlinux's table by klp-module.mk) names them all
 mk_ambiguous() {
 	local d=$T/mk-ambiguous
-	eval "$("$ROOT/integration/kernel-cache.sh" --no-build --print-env)"
+	local kenv
+	kenv=$("$ROOT/integration/kernel-cache.sh" --no-build --print-env) || return 1
+	eval "$kenv"
 	mkdir -p "$d" && cp "$HERE/sample/Makefile" "$d/"
 	sed -e '/^struct KLP_MODULE_RELOC(vmlinux)/,/^};/d' \
 	    -e 's/^static int sample_cmdline_show/extern int s_show(void *, void *);\n&/' \

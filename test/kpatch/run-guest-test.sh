@@ -16,7 +16,8 @@ KPATCH=$TOP/kpatch/kpatch
 # shellcheck source=test/lib/result.sh
 . "$TOP/test/lib/result.sh"
 
-eval "$("$TOP/integration/kernel-cache.sh" --print-env)"
+kenv=$("$TOP/integration/kernel-cache.sh" --print-env) || { echo "kpatch-guest: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
+eval "$kenv"
 make -C "$TOP" -s all >/dev/null
 rm -rf "$OUT"
 result_init kpatch-guest "$OUT"

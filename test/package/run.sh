@@ -99,7 +99,8 @@ for t in "kpatch lo|load" "kpatch unload --|--wait --all" "kpatch-build --skip|-
 done
 
 # ---- the demo patch, built with the installed tools from another directory
-eval "$("$TOP/integration/kernel-cache.sh" --print-env)"
+kenv=$("$TOP/integration/kernel-cache.sh" --print-env) || { echo "package: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
+eval "$kenv"
 work=$(mktemp -d /tmp/kpatch-ng-installed.XXXXXX)
 cp "$TOP/examples/cmdline.patch" "$work/"
 t0=$SECONDS
