@@ -326,24 +326,21 @@ kc_stock_ensure() {
 	kc_stock_paths
 }
 kc_stock_unpack() {
-	local deb debs=$KPATCH_CACHE/debian/debs
-	mkdir -p "$debs"
-	deb=$(compgen -G "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_*.deb" | head -n1 || true)	# (none yet: a fresh cache)
-	if [ -z "$deb" ]; then
-		kc_log "downloading linux-image-$KSTOCK $KSTOCK_VERSION into $debs"
-		(cd "$debs" && apt-get download -q "linux-image-$KSTOCK=$KSTOCK_VERSION") >/dev/null 2>&1 ||
-			kc_die "apt-get download linux-image-$KSTOCK=$KSTOCK_VERSION failed"
-		deb=$(compgen -G "$debs/linux-image-${KSTOCK}_${KSTOCK_VERSION}_*.deb" | head -n1)
-	fi
+	local deb
+	# the headers, the source, the -dbg vmlinux and the image package, found or
+	# downloaded (each .deb held to apt's index) by kpatch-build's own cache
+	kc_log "kpatch-build --kernel $KSTOCK --fetch (image, headers, source, -dbg vmlinux)"
+	# (its progress lines, downloads and unpacking of minutes, shown as they come)
+	mkdir -p "$KPATCH_CACHE/stock/$KSTOCK"
+	"$KC_DIR/../kpatch-build/kpatch-build" --kernel "$KSTOCK" --fetch > "$KPATCH_CACHE/stock/$KSTOCK/fetch.env" \
+		2> >(tee "$KPATCH_CACHE/stock/$KSTOCK/fetch.log" >&2) ||
+		kc_die "kpatch-build --kernel $KSTOCK --fetch failed (log $KPATCH_CACHE/stock/$KSTOCK/fetch.log)"
+	deb=$(sed -n 's/^IMAGE_DEB=//p' "$KPATCH_CACHE/stock/$KSTOCK/fetch.env" | sed 's/\\//g')
 	kc_log "unpacking $(basename "$deb") into $KIMAGE"
 	rm -rf "$KIMAGE"; mkdir -p "$KIMAGE"
 	dpkg-deb -x "$deb" "$KIMAGE" || kc_die "unpacking $deb failed"
 	[ -f "$KBZIMAGE" ] && [ -d "$KMODDIR" ] || kc_die "$deb has no boot/vmlinuz-$KSTOCK or modules"
-	# the headers, the source and the -dbg vmlinux: kpatch-build's own cache
-	kc_log "kpatch-build --kernel $KSTOCK --fetch (headers, source, -dbg vmlinux)"
-	# (its progress lines, downloads and unpacking of minutes, shown as they come)
-	"$KC_DIR/../kpatch-build/kpatch-build" --kernel "$KSTOCK" --fetch > "$KIMAGE/fetch.env" 2> >(tee "$KIMAGE/fetch.log" >&2) ||
-		kc_die "kpatch-build --kernel $KSTOCK --fetch failed (log $KIMAGE/fetch.log)"
+	mv "$KPATCH_CACHE/stock/$KSTOCK/fetch.env" "$KPATCH_CACHE/stock/$KSTOCK/fetch.log" "$KIMAGE/"
 	# gen_init_cpio for the guest's initramfs, from the source
 	kc_ensure_source
 	if [ ! -x "$KGEN_INIT_CPIO" ]; then
@@ -407,6 +404,10 @@ kc_main() {
 		return ;;
 	source) kc_ensure_source; kc_set_paths; kc_export; kc_env; return ;;
 	esac
+	# make check (the quick tier) builds no kernel and uses none it did not
+	# build, so that it runs the same checks on every machine
+	[ "${KPATCH_CHECK_TIER:-}" != quick ] ||
+		kc_die "KERNEL=$KERNEL is a reference kernel: make check's quick tier uses none (make check-full does)"
 	if [ $build = 1 ]; then
 		kc_ensure_kernel
 	else

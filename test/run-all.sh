@@ -1,25 +1,31 @@
 #!/bin/bash
-# Every test of the project, as `make check` runs it: the differ's own cases
-# and the real-kernel corpus with the ASan/UBSan build, the fuzz smoke run,
-# klp-convert, kpatch-build, real-kernel differ checks, the boot-tested suites
-# on both reference kernels, on Debian's two stock kernels as shipped and on
-# ppc64le and s390x, the farm and the package (which runs kpatch-build's suite
-# against the installed package; in the repository with SKIP_PACKAGE or
-# SKIP_INTEGRATION).
-# Each suite ends with "N passed, N failed"; this script adds them up.
+# test/run-all.sh [quick|full]: the project's tests in two tiers.
 #
+# quick (make check, the README's test command and CI's): no kernel is built.
+# Every C suite on every architecture (differ cases, corpus, ELF round trip,
+# fuzz smoke, klp-convert, pp-compare, static checks), the package built,
+# installed and tested as installed (kpatch-build's suite against it), the
+# runtime manager, and on Debian's stock 6.1 as shipped (its packages downloaded
+# once): the demo's path from an empty cache, kpatch-build --kernel's cases (the
+# binary match, refusals, signing), the boot-tested patch suite, and a sample of
+# the zoo and of the stable fixes whose patched paths the guest checks. No
+# reference kernel is used in this tier, even when one is cached
+# (KPATCH_CHECK_TIER=quick: integration/kernel-cache.sh refuses them), so it
+# runs the same checks on every machine.
+#
+# full (make check-full): everything: the quick tier's suites, both reference
+# kernels (their suites, line shifts, self-diffs, the demo on them), Debian's
+# stock 6.12, ppc64le and s390x, the farm, every zoo patch, every stable fix
+# both ways (on stock 6.1 and on a self-built 6.1 with them reverted).
+#
+# Each suite ends with "N passed, N failed"; this script adds them up.
 # The suites run in two lanes at once (LANES=1: one after the other). Most of
 # them wait on a single-threaded qemu TCG guest or on sleeps in a transition, so
 # the second core has room; the kernel builds still run one at a time (the
-# machine-wide lock of integration/kernel-cache.sh and kpatch-build). Lane 1:
-# the first kernel of KERNELS, the tool suites and that kernel's suites, then the
-# farm, the runtime manager and the package, then Debian's stock 6.1, then the
-# stable fixes on the self-built 6.1 that has them reverted. Lane 2: the
-# other kernels and their suites, then ppc64le and s390x, then Debian's stock 6.12,
-# then stock 6.1's header filter and stable fixes (SKIP_STOCK=1: no stock kernel;
-# the lanes took 57 and 48 minutes before these two moved). Every suite writes its own test/out directory
-# (keyed by kernel or architecture), so the lanes share nothing but the caches,
-# which are built for concurrent use (kpatch-build/README.md, "Cache").
+# machine-wide lock of integration/kernel-cache.sh and kpatch-build). Every
+# suite writes its own test/out directory (keyed by kernel or architecture),
+# so the lanes share nothing but the caches, which are built for concurrent use
+# (kpatch-build/README.md, "Cache").
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
@@ -32,6 +38,12 @@ results=$top/test/out/results
 rm -rf "$results"
 mkdir -p "$log" "$results"
 LANES=${LANES:-2}
+TIER=${1:-quick}
+case $TIER in
+quick) export KPATCH_CHECK_TIER=quick ;;
+full) unset KPATCH_CHECK_TIER ;;
+*) echo "run-all.sh: unknown tier '$TIER' (quick or full)" >&2; exit 2 ;;
+esac
 
 # suite NAME CMD...: runs CMD with its output in $log/NAME.log, records
 # "NAME PASSED FAILED RC SECONDS" in $results/NAME and prints its block in one
@@ -211,7 +223,27 @@ cross_suites() {
 # boot or build against a real kernel run once per kernel
 read -ra kernels <<<"${KERNELS:-6.1 6.12}"
 
-lane1() {
+# the quick tier's stock 6.1 suites: the demo's path from an empty cache first
+# (it fetches the release into the shared cache the others use), then
+# kpatch-build --kernel's cases, the patch suite, and samples of the zoo and of
+# the stable fixes (each sample: what the guest checks, a module target and a
+# refusal; the full tier runs them all)
+QUICK_ZOO=${QUICK_ZOO:-01,02,06,09,15,16,20,31,32,41}
+QUICK_STABLE=${QUICK_STABLE:-04,16,18,20,27}
+quick_stock_suites() {
+	suite demo-fresh test/demo/fresh.sh
+	suite "kpatch-build-stock-debian-6.1" env KERNEL=debian-6.1 test/kpatch-build/stock.sh
+	suite "integration-debian-6.1" env KERNEL=debian-6.1 integration/suite.sh
+	suite "integration-zoo-debian-6.1" env KERNEL=debian-6.1 integration/zoo.sh --only "$QUICK_ZOO"
+	suite "integration-stable-debian-6.1" env KERNEL=debian-6.1 integration/stable.sh --only "$QUICK_STABLE"
+}
+# the runtime manager and the package, on Debian's stock 6.1
+quick_ecosystem_suites() {
+	suite kpatch-guest env KERNEL=debian-6.1 test/kpatch/run-guest-test.sh
+	[ -n "${SKIP_PACKAGE:-}" ] || suite package env KERNEL=debian-6.1 test/package/run.sh
+}
+
+full_lane1() {
 	[ -n "${SKIP_INTEGRATION:-}" ] || kernel "${kernels[0]}"
 	tool_suites
 	kernel_suites "${kernels[0]}"
@@ -220,28 +252,35 @@ lane1() {
 	stable_selfbuilt_suites
 }
 
-lane2() {
+full_lane2() {
 	local k
 	for k in "${kernels[@]:1}"; do
 		[ -n "${SKIP_INTEGRATION:-}" ] || kernel "$k"
 		kernel_suites "$k"
 	done
 	cross_suites
-	[ -n "${SKIP_STOCK:-}" ] || { stock_suites debian-6.12; stock_61_suites; }
+	[ -n "${SKIP_STOCK:-}" ] || { suite demo-fresh test/demo/fresh.sh; stock_suites debian-6.12; stock_61_suites; }
+}
+
+quick_lane1() {
+	tool_suites
+	quick_ecosystem_suites
+}
+quick_lane2() {
+	quick_stock_suites
 }
 
 if [ "$LANES" -ge 2 ]; then
-	lane1 & pid1=$!
-	lane2 & pid2=$!
-	# an interrupted make check stops both lanes and what they started (all in
+	"${TIER}_lane1" & pid1=$!
+	"${TIER}_lane2" & pid2=$!
+	# an interrupted run stops both lanes and what they started (all in
 	# this process group, as they were when the suites ran one after the other)
 	trap 'trap "" INT TERM; kill -TERM 0; wait; exit 130' INT TERM
 	wait "$pid1" "$pid2"
 else
-	lane1
-	lane2
+	"${TIER}_lane1"
+	"${TIER}_lane2"
 fi
-
 failed_suites=() total_pass=0 total_fail=0
 for r in "$results"/*; do
 	read -r name p f rc _ < "$r"
@@ -250,5 +289,5 @@ for r in "$results"/*; do
 done
 echo
 [ ${#failed_suites[@]} -eq 0 ] || echo "failed suites: ${failed_suites[*]}"
-echo "$total_pass passed, $total_fail failed"
+echo "$TIER: $total_pass passed, $total_fail failed"
 [ $total_fail -eq 0 ] && [ ${#failed_suites[@]} -eq 0 ]

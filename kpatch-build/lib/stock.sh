@@ -42,18 +42,53 @@ stock_image_version() {
 	stock_pkg_version "linux-image-$1" || stock_pkg_version "linux-image-$1-unsigned"
 }
 
-# the .deb of package $1 at version $2 in the download cache, fetched when missing
+# "SIZE SHA256" of package $1 at version $2, as apt's index gives them
+stock_deb_index() {
+	apt-cache show "$1=$2" 2>/dev/null | awk '
+		/^Size: / { size = $2 } /^SHA256: / { sum = $2 }
+		/^$/ { if (size != "" && sum != "") exit; size = sum = "" }
+		END { if (size != "" && sum != "") print size, sum }'
+}
+
+# Is the cached $1 the package apt's index names (package $2, version $3)? A
+# .deb cut short (a full disk, an apt killed by someone else) is not: its size
+# or SHA256 differs. The check of a file is kept in $DEBS/.checked/ keyed by
+# its size, mtime and inode, so that a 1 GB -dbg package is hashed once, not
+# every run. A package apt no longer indexes cannot be checked: it is used.
+stock_deb_checked() {
+	local f=$1 want have stamp
+	want=$(stock_deb_index "$2" "$3") || want=
+	[ -n "$want" ] || return 0
+	stamp=$DEBS/.checked/$(basename "$f")
+	have=$(stat -c '%s %Y %i' "$f") || return 1
+	[ "$(cat "$stamp" 2>/dev/null)" = "$have $want" ] && return 0
+	if [ "${have%% *}" != "${want%% *}" ]; then
+		CHECK_WHY="$(basename "$f") is ${have%% *} bytes, apt's index says ${want%% *} (cut short?)"
+		return 1
+	fi
+	if [ "$(sha256sum < "$f" | cut -d' ' -f1)" != "${want#* }" ]; then
+		CHECK_WHY="$(basename "$f") does not have the SHA256 apt's index gives (damaged?)"
+		return 1
+	fi
+	mkdir -p "$DEBS/.checked" && echo "$have $want" > "$stamp.$$" && mv "$stamp.$$" "$stamp"
+}
+
+# the .deb of package $1 at version $2 in the download cache, fetched when
+# missing or not what apt's index names (then said in one line)
 stock_deb() {
-	local pkg=$1 ver=$2 f
+	local pkg=$1 ver=$2 f CHECK_WHY=
 	mkdir -p "$DEBS" || die "cannot create $DEBS"
 	for f in "$DEBS/${pkg}_${ver/:/%3a}_"*.deb; do
-		[ -f "$f" ] && { echo "$f"; return 0; }
+		[ -f "$f" ] || continue
+		stock_deb_checked "$f" "$pkg" "$ver" && { echo "$f"; return 0; }
+		info "cached $CHECK_WHY: downloading it again" >&2
+		rm -f "$f" "$DEBS/.checked/$(basename "$f")"
 	done
 	info "downloading $pkg $ver (apt-get download, into $DEBS)" >&2
 	(cd "$DEBS" && apt-get download -q "$pkg=$ver") > "$DEBS/.download-$pkg.log" 2>&1 ||
 		return 1
 	for f in "$DEBS/${pkg}_${ver/:/%3a}_"*.deb; do
-		[ -f "$f" ] && { echo "$f"; return 0; }
+		[ -f "$f" ] && stock_deb_checked "$f" "$pkg" "$ver" && { echo "$f"; return 0; }
 	done
 	return 1
 }

@@ -18,14 +18,17 @@ KPATCH=$TOP/kpatch/kpatch
 
 kenv=$("$TOP/integration/kernel-cache.sh" --print-env) || { echo "kpatch-guest: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
 eval "$kenv"
+# the kernel's pieces: Debian's stock kernel by its release (KERNEL=debian-6.1,
+# make check), a reference kernel by its source, config and vmlinux
+if [ -n "${KSTOCK:-}" ]; then KPB_KERNEL=(--kernel "$KSTOCK")
+else KPB_KERNEL=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX"); fi
 make -C "$TOP" -s all >/dev/null
 rm -rf "$OUT"
 result_init kpatch-guest "$OUT"
 
 # the two modules, built by kpatch-build against the reference kernel
 build() {	# NAME PATCH
-	if "$TOP/kpatch-build/kpatch-build" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" \
-		-o "$OUT" -n "$1" "$2" > "$OUT/build-$1.log" 2>&1; then
+	if "$TOP/kpatch-build/kpatch-build" "${KPB_KERNEL[@]}" -o "$OUT" -n "$1" "$2" > "$OUT/build-$1.log" 2>&1; then
 		pass "build-$1" "kpatch-build livepatch-$1.ko"
 	else
 		fail "build-$1" "kpatch-build livepatch-$1.ko: $(tail -n 3 "$OUT/build-$1.log" | paste -sd' ')"

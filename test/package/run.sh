@@ -101,13 +101,17 @@ done
 # ---- the demo patch, built with the installed tools from another directory
 kenv=$("$TOP/integration/kernel-cache.sh" --print-env) || { echo "package: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
 eval "$kenv"
+# the kernel's pieces: Debian's stock kernel by its release (KERNEL=debian-6.1,
+# make check), a reference kernel by its source, config and vmlinux
+if [ -n "${KSTOCK:-}" ]; then KPB_KERNEL=(--kernel "$KSTOCK")
+else KPB_KERNEL=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX"); fi
 work=$(mktemp -d /tmp/kpatch-ng-installed.XXXXXX)
 cp "$TOP/examples/cmdline.patch" "$work/"
 t0=$SECONDS
 # (the run's PID names its log, NAME-DATE-PID.log: env and kpatch-build are exec'd
 # in this subshell; another run of the same name may be going on beside it)
 if (cd "$work" && echo "$BASHPID" > "$work/pid" && exec env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	KPATCH_CACHE="$KPATCH_CACHE" kpatch-build -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -n cmdline cmdline.patch) \
+	KPATCH_CACHE="$KPATCH_CACHE" kpatch-build "${KPB_KERNEL[@]}" -n cmdline cmdline.patch) \
 	> "$OUT/kpatch-build.log" 2>&1 &&
 	[ -f "$work/livepatch-cmdline.ko" ]; then
 	pass installed-build "kpatch-build in $work: livepatch-cmdline.ko ($((SECONDS - t0)) s)"
@@ -170,6 +174,7 @@ sed -n 's/.*KPTEST-INFO guest-installed /    guest: /p' "$OUT/guest.log"
 suite_dir=$(mktemp -d /tmp/kpatch-ng-suite.XXXXXX)
 t0=$SECONDS src=0
 (cd "$suite_dir" && env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin KPATCH_CACHE="$KPATCH_CACHE" \
+	${KPATCH_CHECK_TIER:+KPATCH_CHECK_TIER="$KPATCH_CHECK_TIER"} \
 	"$TOP/test/kpatch-build/run-tests.sh" --installed /usr) > "$OUT/kpatch-build-suite.log" 2>&1 || src=$?
 rmdir "$suite_dir" 2>/dev/null || true
 slog=$OUT/kpatch-build-suite.log
@@ -189,7 +194,10 @@ else
 	echo "     kpatch-build suite --installed /usr, from $suite_dir: $line ($((SECONDS - t0)) s, log $slog)"
 	sf=$(grep -oE '[0-9]+ failed' <<<"$line"); sf=${sf%% *}
 	[ "$src" = 0 ] || [ "$sf" != 0 ] || fail kpatch-build-suite "exit $src with 0 failed"
-	for c in report-success report-dot report-refused kernel-report kernel-report-dot kernel-report-refused; do
+	# (the kernel cases run where a reference kernel may: not in make check's quick tier)
+	rc_cases="report-success report-dot report-refused"
+	[ "${KPATCH_CHECK_TIER:-}" = quick ] || rc_cases+=" kernel-report kernel-report-dot kernel-report-refused"
+	for c in $rc_cases; do
 		grep -qE "^(PASS|FAIL) $c(:|\$)" "$slog" || fail "kpatch-build-suite/$c" "did not run"
 	done
 fi
