@@ -321,9 +321,22 @@ kc_stock_ensure() {
 	mkdir -p "$KPATCH_CACHE/stock"
 	exec 7> "$KPATCH_CACHE/stock/.$KSTOCK.lock"
 	flock -n 7 || { kc_log "waiting for another unpacking of $KSTOCK"; flock 7; }
-	[ -f "$KC_MARKER" ] || kc_stock_unpack
+	[ -f "$KC_MARKER" ] || { kc_stock_moved; kc_stock_unpack; }
 	exec 7>&-
 	kc_stock_paths
+}
+# Debian replaces a release with the next ABI without notice: when the meta
+# package names one this cache has not seen but it holds an older one of the same
+# kernel, say so (the suites then test the new one, fetched and prepared afresh)
+kc_stock_moved() {
+	local d old=
+	for d in "$KPATCH_CACHE"/stock/"$KBASE".*-amd64/image/.kpatch-ng-complete; do
+		[ -f "$d" ] || continue
+		d=${d%/image/.kpatch-ng-complete}; d=${d##*/}
+		[ "$d" = "$KSTOCK" ] || old+=${old:+, }$d
+	done
+	[ -z "$old" ] ||
+		kc_log "Debian's $KBASE kernel is now $KSTOCK (this cache holds $old): fetching and preparing it afresh"
 }
 kc_stock_unpack() {
 	local deb

@@ -54,6 +54,10 @@ else
 	pass fresh-cache "$n .deb files linked into $FRESH, nothing else"
 fi
 
+# the release before this one, as a cache that has run before holds it (Debian
+# replaces a release without notice): the new one must be named and fetched afresh
+mkdir -p "$FRESH/stock/$KBASE.0-0-amd64/image" && : > "$FRESH/stock/$KBASE.0-0-amd64/image/.kpatch-ng-complete"
+
 # the demo, as a new user runs it (make demo = integration/demo.sh)
 t0=$SECONDS
 KPATCH_CACHE=$FRESH KPATCH_DEMO_OUT=$OUT/demo "$TOP/integration/demo.sh" > "$OUT/demo.log" 2>&1
@@ -67,6 +71,11 @@ fi
 # it started from nothing: the source unpacked and the tree prepared in the empty cache
 if grep -q "unpacking linux-source-.* into $FRESH/src/" "$OUT/demo.log"; then pass cold-source "the source unpacked into the empty cache"
 else fail cold-source "no 'unpacking linux-source ... into $FRESH/src/' in the demo's log" "$OUT/demo.log"; fi
+if grep -q "Debian's $KBASE kernel is now $KSTOCK (this cache holds $KBASE.0-0-amd64): fetching and preparing it afresh" "$OUT/demo.log"; then
+	pass release-moved "$(grep -m1 -o "Debian's $KBASE kernel is now.*" "$OUT/demo.log")"
+else
+	fail release-moved "no line naming the new release $KSTOCK beside the cached $KBASE.0-0-amd64" "$OUT/demo.log"
+fi
 # the spoiled packages: one line each, and downloaded again
 [ "${DEMO_FRESH_SPOIL:-1}" = 1 ] || { image=; common=; }
 for f in ${image:+"$image"} ${common:+"$common"}; do
