@@ -93,6 +93,13 @@ struct special_section {
 	bool tracepoint_key_optional;
 };
 
+/*
+ * The largest number taken for a __LINE__, by every arch's line_only_change
+ * and by the differ's strings: source files are shorter, while the
+ * addresses, masks and sizes a number could also be are mostly larger.
+ */
+#define SOURCE_LINE_MAX		0x100000
+
 /* The rows every architecture shares (special.c). */
 extern const struct special_section special_shared[];
 
@@ -251,6 +258,11 @@ struct arch {
 	 * the differ writes it for the functions of its output.
 	 */
 	bool differ_writes_mcount_loc;
+	/*
+	 * Do @a and @b (@len bytes of a function's code) differ only in
+	 * immediates that feed a __LINE__ argument: each followed by a call
+	 * @is_line_call accepts, and no value above SOURCE_LINE_MAX?
+	 */
 	bool (*line_only_change)(const unsigned char *a, const unsigned char *b,
 				 size_t len,
 				 bool (*is_line_call)(void *ctx, size_t off),

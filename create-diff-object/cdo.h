@@ -25,6 +25,8 @@
  *   correlate   correlate.c  pair ORIG and PATCHED symbols and sections
  *   compare     compare.c    SAME / CHANGED / NEW, relocations compared
  *                            symbolically, __LINE__-only changes ignored
+ *                            (immediates; strings by the line table,
+ *                            line-table.c)
  *   propagate   propagate.c  changes that reach the users of what changed
  *   inline      inline*.c    report: which inlined callee a change lies in
  *                            (DWARF, when the object has it), if ORIG
@@ -55,6 +57,7 @@
 
 struct ksymtab;
 struct symvers;
+struct line_table;
 
 /* What compare found of a symbol (propagate gives ORIG's its twin's). */
 enum status {
@@ -79,7 +82,7 @@ struct syminfo {
 	bool special_static;		/* __warned.N & co: copied, never shared */
 	bool ignored;			/* KPATCH_IGNORE_FUNCTION */
 	bool forced;			/* KPATCH_FORCE_UNSAFE */
-	bool line_only;			/* differs only in __LINE__ immediates */
+	bool line_only;			/* differs only in moved lines (compare.c) */
 	bool copied;			/* notrace: carried as a copy, not patched */
 	bool data_ref;			/* a data object refers to it */
 	bool recorded;			/* has its .kpatch.funcs record */
@@ -148,6 +151,9 @@ struct cdo {
 	/* the passes' own state */
 	struct include_work work;	/* include-work.c */
 	struct strrefs strrefs;		/* special.c */
+	struct line_table *orig_lines;	/* compare.c, while it runs */
+	struct line_table *patched_lines;
+	bool lines_read;
 };
 
 static inline struct syminfo *si(const struct symbol *sym)

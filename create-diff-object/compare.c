@@ -6,12 +6,16 @@
  * the same offset with the same type and reach correlated targets at the
  * same place, whatever the symbol indices. String literals compare by
  * their text, special statics by their contents. A function whose bytes
- * differ only in immediates that feed a __LINE__ argument is SAME.
+ * differ only in immediates that feed a __LINE__ argument is SAME, and so
+ * is one whose strings differ only in a line number the patch moved (the
+ * line table says so: line-table.c). Both are reported as line shifts.
  * The propagate pass (propagate.c) runs next.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cdo.h"
+#include "line-table.h"
 #include "reloc-target.h"
 #include "lib/util.h"
 
@@ -33,23 +37,29 @@ static bool in_section(const struct section *sec, int64_t off)
 	return off >= 0 && (uint64_t)off < sec->size;
 }
 
+/* The string at @off of @sec and its length (to its NUL or the end). */
+static const char *string_at(const struct section *sec, int64_t off,
+			     size_t *len)
+{
+	const char *s;
+
+	if (off < 0 || (uint64_t)off >= sec->size || !sec->data)
+		return NULL;
+	s = (const char *)sec->data + off;
+	*len = strnlen(s, sec->size - off);
+	return s;
+}
+
 static bool same_string(const struct section *a, int64_t aoff,
 			const struct section *b, int64_t boff)
 {
 	const char *sa, *sb;
 	size_t la, lb;
 
-	if (aoff < 0 || boff < 0 || (uint64_t)aoff >= a->size ||
-	    (uint64_t)boff >= b->size || !a->data || !b->data)
-		return false;
-	sa = (const char *)a->data + aoff;
-	sb = (const char *)b->data + boff;
-	la = strnlen(sa, a->size - aoff);
-	lb = strnlen(sb, b->size - boff);
-	return la == lb && !memcmp(sa, sb, la);
+	sa = string_at(a, aoff, &la);
+	sb = string_at(b, boff, &lb);
+	return sa && sb && la == lb && !memcmp(sa, sb, la);
 }
-
-
 
 static bool same_target(const struct cdo *c, const struct target *a,
 			const struct target *b, int depth);
@@ -235,8 +245,149 @@ bool targets_equal(const struct cdo *c, const struct target *a,
 	return same_target(c, a, b, 0);
 }
 
-static bool same_relocs(const struct cdo *c, const struct symbol *o,
-			const struct symbol *p, long *diff)
+static bool is_word_char(char ch)
+{
+	return isalnum((unsigned char)ch) || ch == '_';
+}
+
+static size_t digits_end(const char *s, size_t len, size_t i)
+{
+	while (i < len && isdigit((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* @len digits, no leading zero, at most SOURCE_LINE_MAX (arch.h). */
+static bool parse_line(const char *s, size_t len, unsigned long *line)
+{
+	size_t i;
+
+	if (!len || s[0] == '0')
+		return false;
+	for (*line = 0, i = 0; i < len; i++) {
+		*line = *line * 10 + (unsigned long)(s[i] - '0');
+		if (*line > SOURCE_LINE_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* Is the number at [@i, @end) of @s a word of its own? */
+static bool whole_number(const char *s, size_t len, size_t i, size_t end)
+{
+	if (i && (is_word_char(s[i - 1]) || s[i - 1] == '.'))
+		return false;
+	if (end == len)
+		return true;
+	return !is_word_char(s[end]) &&
+	       !(s[end] == '.' && end + 1 < len && isdigit((unsigned char)s[end + 1]));
+}
+
+/*
+ * @a and @b differ only in one decimal number, written as __stringify and
+ * printf write a line: a whole word ("file.c:17", "line 17"), not a part
+ * of a name, a version or a hex number ("v17", "1.17", "0x17", "17a").
+ * Its values go to @na and @nb.
+ */
+static bool one_number_differs(const char *a, size_t la, const char *b,
+			       size_t lb, unsigned long *na, unsigned long *nb)
+{
+	size_t i = 0, ea, eb;
+
+	while (i < la && i < lb && a[i] == b[i])
+		i++;
+	while (i && isdigit((unsigned char)a[i - 1]))
+		i--;
+	ea = digits_end(a, la, i);
+	eb = digits_end(b, lb, i);
+	if (la - ea != lb - eb || memcmp(a + ea, b + eb, la - ea) ||
+	    !whole_number(a, la, i, ea))
+		return false;
+	return parse_line(a + i, ea - i, na) && parse_line(b + i, eb - i, nb);
+}
+
+/* Read once, when a string first needs them; compare() frees them. */
+static void read_line_tables(struct cdo *c)
+{
+	if (c->lines_read)
+		return;
+	c->lines_read = true;
+	c->orig_lines = line_table_read(c, c->orig);
+	c->patched_lines = line_table_read(c, c->patched);
+}
+
+/*
+ * Code of @o and @p at @off refers to strings @to and @tp that differ only
+ * in a number: a line number the patch moved (FORTIFY's "field ... at
+ * FILE:LINE", __FILE__ ":" __stringify(__LINE__)) when the line table says
+ * the same place of their code came from the one line in ORIG and the other
+ * in PATCHED. A line shift like a __LINE__ immediate's, not a change.
+ */
+static bool line_string(struct cdo *c, const struct symbol *o,
+			const struct symbol *p, struct target to,
+			struct target tp, long off)
+{
+	unsigned long na, nb;
+	size_t la = 0, lb = 0;
+	const char *a, *b;
+
+	/* code may reach its strings through pointer slots (arch.h) */
+	follow_slot(c, &to);
+	follow_slot(c, &tp);
+	if (to.sym || tp.sym || !to.sec || !tp.sec ||
+	    !is_string_section(to.sec) || !is_string_section(tp.sec) ||
+	    (uint64_t)to.addend - to.off != (uint64_t)tp.addend - tp.off)
+		return false;
+	a = string_at(to.sec, to.off, &la);
+	b = string_at(tp.sec, tp.off, &lb);
+	if (!a || !b || !one_number_differs(a, la, b, lb, &na, &nb))
+		return false;
+	read_line_tables(c);
+	if (!line_moved(c->orig_lines, o, na, c->patched_lines, p, nb)) {
+		debugf("compare: %s+0x%lx: string differs only in the number %lu -> %lu, %s",
+		       p->name, off, na, nb,
+		       c->orig_lines && c->patched_lines ?
+		       "not a line the line table moves" :
+		       "and no line table says it is a line");
+		return false;
+	}
+	debugf("compare: %s+0x%lx: string differs only in line %lu -> %lu, a line the line table moves",
+	       p->name, off, na, nb);
+	return true;
+}
+
+/*
+ * Relocations @ro of @o and @rp of @p reach the same thing at the same
+ * place, or strings that differ only in a moved line (@lines set).
+ */
+static bool same_reloc(struct cdo *c, const struct symbol *o,
+		       const struct symbol *p, const struct reloc *ro,
+		       const struct reloc *rp, bool *lines)
+{
+	long off = rp->offset - p->offset;
+	struct target to, tp;
+
+	reloc_target(c, o->sec, ro, &to);
+	reloc_target(c, p->sec, rp, &tp);
+	if (ro->offset - o->offset != rp->offset - p->offset ||
+	    ro->type != rp->type)
+		goto differs;
+	if (same_target(c, &to, &tp, 0))
+		return true;
+	if (line_string(c, o, p, to, tp, off)) {
+		*lines = true;
+		return true;
+	}
+differs:
+	debugf("compare: %s+0x%lx: %s%+ld -> %s%+ld", p->name, off,
+	       target_name(&to), (long)to.addend, target_name(&tp),
+	       (long)tp.addend);
+	return false;
+}
+
+/* @lines: some strings differ only in moved lines (line_string()). */
+static bool same_relocs(struct cdo *c, const struct symbol *o,
+			const struct symbol *p, long *diff, bool *lines)
 {
 	struct reloc **ro, **rp;
 	size_t no = relocs_in(o->sec, o->offset, o->size, &ro);
@@ -244,16 +395,8 @@ static bool same_relocs(const struct cdo *c, const struct symbol *o,
 	size_t i;
 
 	for (i = 0; i < no && i < np; i++) {
-		struct target to, tp;
-
-		reloc_target(c, o->sec, ro[i], &to);
-		reloc_target(c, p->sec, rp[i], &tp);
-		if (ro[i]->offset - o->offset != rp[i]->offset - p->offset ||
-		    ro[i]->type != rp[i]->type || !same_target(c, &to, &tp, 0)) {
+		if (!same_reloc(c, o, p, ro[i], rp[i], lines)) {
 			*diff = rp[i]->offset - p->offset;
-			debugf("compare: %s+0x%lx: %s%+ld -> %s%+ld", p->name, *diff,
-			       target_name(&to), (long)to.addend,
-			       target_name(&tp), (long)tp.addend);
 			return false;
 		}
 	}
@@ -313,12 +456,25 @@ static long first_diff(const struct symbol *o, const struct symbol *p)
 	return i;
 }
 
+/* The code of @o and @p differs only in immediates feeding a __LINE__. */
+static bool line_immediates(struct cdo *c, const struct symbol *o,
+			    const struct symbol *p)
+{
+	struct line_ctx lc = { c, p };
+
+	return is_func(p) && o->sec->data && p->sec->data &&
+	       c->arch->line_only_change &&
+	       c->arch->line_only_change(o->sec->data + o->offset,
+					 p->sec->data + p->offset, p->size,
+					 is_line_call, &lc);
+}
+
 static void compare_entity(struct cdo *c, struct symbol *p)
 {
 	struct symbol *o = si(p)->twin;
 	struct syminfo *s = si(p);
+	bool bytes, lines = false;
 	long diff = -1;
-	bool bytes;
 
 	if (p->size != o->size) {
 		s->change_off = first_diff(o, p);
@@ -328,30 +484,26 @@ static void compare_entity(struct cdo *c, struct symbol *p)
 		return;
 	}
 	bytes = same_bytes(o->sec, o->offset, p->sec, p->offset, p->size);
-	if (!same_relocs(c, o, p, &diff)) {
+	if (!same_relocs(c, o, p, &diff, &lines)) {
 		s->change_off = diff;
 		si(p)->status = CHANGED;
 		debugf("compare: %s: relocation at offset 0x%lx differs", p->name,
 		       diff);
 		return;
 	}
-	if (bytes)
+	if (!bytes && !line_immediates(c, o, p)) {
+		s->change_off = first_diff(o, p);
+		si(p)->status = CHANGED;
+		debugf("compare: %s: bytes differ at offset 0x%lx", p->name,
+		       (unsigned long)s->change_off);
 		return;
-	if (is_func(p) && o->sec->data && p->sec->data &&
-	    c->arch->line_only_change) {
-		struct line_ctx lc = { c, p };
-
-		if (c->arch->line_only_change(o->sec->data + o->offset,
-					      p->sec->data + p->offset, p->size,
-					      is_line_call, &lc)) {
-			s->line_only = true;
-			return;
-		}
 	}
-	s->change_off = first_diff(o, p);
-	si(p)->status = CHANGED;
-	debugf("compare: %s: bytes differ at offset 0x%lx", p->name,
-	       (unsigned long)s->change_off);
+	s->line_only = lines || !bytes;
+	if (s->line_only)
+		debugf("compare: %s: only lines moved (%s): a line shift, not a change",
+		       p->name, bytes ? "in strings" : lines ?
+		       "in __LINE__ immediates and strings" :
+		       "in __LINE__ immediates");
 }
 
 void compare(struct cdo *c)
@@ -368,4 +520,7 @@ void compare(struct cdo *c)
 		else
 			compare_entity(c, p);
 	}
+	line_table_free(c->orig_lines);
+	line_table_free(c->patched_lines);
+	c->orig_lines = c->patched_lines = NULL;
 }

@@ -423,7 +423,7 @@ static void walk_dwarf(struct walk *w)
 	Dwarf_Error err = NULL;
 	int res;
 
-	m = dwarf_model_open(w->c, w->elf, &w->dbg);
+	m = dwarf_model_open(w->c, w->elf, false, &w->dbg);
 	if (!m) {
 		debugf("inline: %s: no usable debug info%s", w->c->objname,
 		       w->elf == w->c->orig ? " in ORIG" : "");

@@ -14,6 +14,8 @@
  * its own 4 GiB window (index << 32): a pc then names its section too. It
  * also spares a second open and parse of the file, libdwarf loads only the
  * sections it asks for, and sees no section but the .debug_* ones.
+ * line-table.c reads .debug_line through the same model; the walk here does
+ * not, so only a model opened for the line table shows it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ struct dwarf_model {
 	const struct cdo *c;
 	struct elf *elf;
 	unsigned char **buf;	/* relocated section copies, by index */
+	bool lines;		/* .debug_line shown too */
 };
 
 uint64_t inline_addr(const struct section *sec, uint64_t off)
@@ -60,6 +63,14 @@ static bool is_dwarf_section(const struct section *sec)
 	return false;
 }
 
+/* A compressed one is not shown: libdwarf would read its bytes as is. */
+static bool is_line_section(const struct section *sec)
+{
+	return sec && sec->sh.sh_type == SHT_PROGBITS &&
+	       !(sec->sh.sh_flags & SHF_COMPRESSED) &&
+	       !strcmp(sec->name, ".debug_line");
+}
+
 /*
  * libdwarf 20210528 frees twice on some damaged .debug_rnglists table
  * headers, which it reads as soon as a CU is opened: check them first,
@@ -90,7 +101,9 @@ static struct section *dwarf_section(struct dwarf_model *m, Dwarf_Half idx)
 	if (idx >= m->elf->nr_sec_index)
 		return NULL;
 	sec = m->elf->sec_by_index[idx];
-	return is_dwarf_section(sec) ? sec : NULL;
+	if (is_dwarf_section(sec) || (m->lines && is_line_section(sec)))
+		return sec;
+	return NULL;
 }
 
 /* Debug info holds absolute addresses and section offsets only. */
@@ -227,7 +240,7 @@ static void no_abort(Dwarf_Error err, Dwarf_Ptr arg)
 }
 
 struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
-				     Dwarf_Debug *dbg)
+				     bool lines, Dwarf_Debug *dbg)
 {
 	struct dwarf_model *m = xcalloc(1, sizeof(*m));
 	Dwarf_Error err = NULL;
@@ -238,6 +251,7 @@ struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
 	m->iface.methods = &methods;
 	m->c = c;
 	m->elf = elf;
+	m->lines = lines;
 	m->buf = xcalloc(elf->nr_sec_index + 1, sizeof(*m->buf));
 	rng = find_section_by_name(elf, ".debug_rnglists");
 	buf = is_dwarf_section(rng) && rng->data && rng->size ?

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Between inline.c (the pass) and inline-dwarf.c (its DWARF reader). */
+/*
+ * Between inline.c (the pass) and inline-dwarf.c (its DWARF reader); the
+ * libdwarf model of inline-elf.c also serves line-table.c.
+ */
 #ifndef CDO_INLINE_H
 #define CDO_INLINE_H
 
@@ -25,10 +28,13 @@ struct inline_want {
 uint64_t inline_addr(const struct section *sec, uint64_t off);
 /* Cheap: is there debug info libdwarf can be given at all? */
 bool inline_dwarf_usable(struct elf *elf);
-/* libdwarf over @elf's relocated .debug_* sections; NULL if it refuses. */
+/*
+ * libdwarf over @elf's relocated .debug_* sections, .debug_line only with
+ * @lines (line-table.c); NULL if it refuses.
+ */
 struct dwarf_model;
 struct dwarf_model *dwarf_model_open(const struct cdo *c, struct elf *elf,
-				     Dwarf_Debug *dbg);
+				     bool lines, Dwarf_Debug *dbg);
 void dwarf_model_close(struct dwarf_model *m, Dwarf_Debug dbg);
 
 /* inline-dwarf.c: fill in the callees from PATCHED's DWARF; false when it is unreadable. */

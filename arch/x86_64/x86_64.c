@@ -159,7 +159,7 @@ static bool small_imm_pair(const unsigned char *a, const unsigned char *b,
 	uint32_t vb = target_get(false, b + start, 4);
 
 	/* line numbers are small; addresses and masks are not */
-	return va != vb && va <= 0x100000 && vb <= 0x100000;
+	return va != vb && va <= SOURCE_LINE_MAX && vb <= SOURCE_LINE_MAX;
 }
 
 /* a mov whose imm32 (at @start) holds a small number */
