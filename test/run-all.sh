@@ -118,6 +118,8 @@ kernel_suites() {
 stock_suites() {
 	local k=$1
 	suite "kpatch-build-stock-$k" env KERNEL="$k" test/kpatch-build/stock.sh
+	# line shifts in ten files rich in fortified copies (strings that embed a line)
+	suite "kernel-lineshift-$k" env KERNEL="$k" test/corpus/kernel-lineshift.sh
 	if [ -z "${SKIP_INTEGRATION:-}" ] && [ -z "${SKIP_INTEGRATION_SUITE:-}" ]; then
 		suite "integration-$k" env KERNEL="$k" integration/suite.sh
 		suite "integration-zoo-$k" env KERNEL="$k" integration/zoo.sh

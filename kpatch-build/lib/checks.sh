@@ -70,7 +70,7 @@ find_srcdir() {
 			"/usr/src/linux-$UNAME_R"; do
 			[ -f "$d/Makefile" ] && [ -d "$d/kernel" ] && { SRCDIR=$d; break; }
 		done
-		[ -n "$SRCDIR" ] || die "kernel source of the running kernel ($UNAME_R) not found; pass -s <source dir> (for the reference kernel: -s \$KSRC -c \$KCONFIG -v \$KVMLINUX from 'integration/kernel-cache.sh --print-env')"
+		[ -n "$SRCDIR" ] || die "$(stock_not_running): pass --kernel RELEASE for a Debian kernel release, or -s SRC -c CONFIG -v VMLINUX for a kernel you built (for the reference kernel: -s \$KSRC -c \$KCONFIG -v \$KVMLINUX from 'integration/kernel-cache.sh --print-env')"
 	fi
 	if [ -z "$OOT_MODULE" ]; then
 		[ -f "$SRCDIR/Makefile" ] && [ -d "$SRCDIR/kernel" ] || die "$SRCDIR does not look like a kernel source tree (no Makefile/kernel/)"

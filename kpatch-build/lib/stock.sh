@@ -31,6 +31,20 @@ stock_wanted() {
 	STOCK_RELEASE=$UNAME_R
 }
 
+# Why the running kernel is not patched as a stock one, for the error that
+# names the ways out: a release named like Debian's (6.1.0-57-amd64,
+# 6.12.118+deb12-amd64) whose packages apt no longer has (the archive keeps
+# the current release only), or a kernel that is no Debian package at all
+stock_not_running() {
+	local cur
+	if [[ $UNAME_R =~ ^[0-9]+\.[0-9]+(\.[0-9]+)?([-+][0-9a-z.+]+)?-(amd64|cloud-amd64|rt-amd64|arm64|ppc64el|s390x)$ ]]; then
+		cur=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*\)$/\1/p' | head -n 1)
+		echo "the running kernel $UNAME_R is named like a Debian release, but apt has no linux-image-$UNAME_R (Debian's archive keeps only the current release${cur:+, $cur for 6.1}; 'apt-get update'?)"
+	else
+		echo "the running kernel $UNAME_R is not a Debian kernel package, and its source was not found"
+	fi
+}
+
 # the version of package $1: installed, else apt's candidate
 stock_pkg_version() {
 	local v

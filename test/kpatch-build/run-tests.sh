@@ -196,6 +196,22 @@ expect bad-vmlinux nz "is not an ELF file" -s "$S" -c "$B/.config" -v "$B/.confi
 mkdir -p "$T/lonely"; cp "$B/vmlinux" "$T/lonely/"
 expect no-kbuild-dir nz "kbuild tree .* not found next to .*; pass -k" -s "$S" -c "$B/.config" -v "$T/lonely/vmlinux" "$T/p/cmdline.patch"
 expect not-a-diff nz "not a unified diff" "${STD[@]}" "$S/Makefile"
+# no option at all on a host whose kernel is no Debian package: both ways out named
+if [ -n "$(apt-cache policy "linux-image-$(uname -r)" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)')" ]; then
+	skip wrong-host "the running kernel $(uname -r) is a Debian package: kpatch-build patches it"
+else
+	expect wrong-host nz "error: the running kernel $(uname -r) (is not a Debian kernel package|is named like a Debian release).*: pass --kernel RELEASE for a Debian kernel release, or -s SRC -c CONFIG -v VMLINUX for a kernel you built" "$T/p/cmdline.patch"
+fi
+# a Debian release the archive dropped (the running kernel's name, as the error reads it)
+if want wrong-host-gone; then
+	# shellcheck disable=SC2016  # expanded by the inner bash
+	msg=$(UNAME_R=6.1.0-1-amd64 bash -c '. "$1/lib/stock.sh"; stock_not_running' sh "$KPB_DIR" 2>&1)
+	if grep -q "the running kernel 6.1.0-1-amd64 is named like a Debian release, but apt has no linux-image-6.1.0-1-amd64 (Debian's archive keeps only the current release" <<<"$msg"; then
+		pass wrong-host-gone "$msg"
+	else
+		fail wrong-host-gone "got: $msg"
+	fi
+fi
 
 # ------------------------------------------------------------------ shellcheck
 # the driver with its libraries (-x: one program), kpatch-cc, each library on

@@ -1,6 +1,7 @@
 #!/bin/bash
 # test/kpatch/run-guest-test.sh: the runtime manager kpatch (kpatch/kpatch) on the
-# reference kernel in qemu. Builds livepatch-cmdline (examples/cmdline.patch) and
+# kernel KERNEL names in qemu (make check: Debian's stock 6.1; make check-full:
+# the 6.1 reference kernel). Builds livepatch-cmdline (examples/cmdline.patch) and
 # livepatch-consistency (integration/patches/18-consistency.patch) with kpatch-build,
 # checks `kpatch info` on the host (sh, dash, bash, busybox sh), then boots the
 # guest script guest-kpatch.sh: load, list, info, unload, install, load --all,
