@@ -197,7 +197,7 @@ mkdir -p "$T/lonely"; cp "$B/vmlinux" "$T/lonely/"
 expect no-kbuild-dir nz "kbuild tree .* not found next to .*; pass -k" -s "$S" -c "$B/.config" -v "$T/lonely/vmlinux" "$T/p/cmdline.patch"
 expect not-a-diff nz "not a unified diff" "${STD[@]}" "$S/Makefile"
 # no option at all on a host whose kernel is no Debian package: both ways out named
-if [ -n "$(apt-cache policy "linux-image-$(uname -r)" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -v '(none)')" ]; then
+if apt-cache policy "linux-image-$(uname -r)" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | grep -qv '(none)'; then
 	skip wrong-host "the running kernel $(uname -r) is a Debian package: kpatch-build patches it"
 else
 	expect wrong-host nz "error: the running kernel $(uname -r) (is not a Debian kernel package|is named like a Debian release).*: pass --kernel RELEASE for a Debian kernel release, or -s SRC -c CONFIG -v VMLINUX for a kernel you built" "$T/p/cmdline.patch"
