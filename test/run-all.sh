@@ -46,21 +46,25 @@ full) unset KPATCH_CHECK_TIER; fuzz_default=3000 ;;
 esac
 
 # suite NAME CMD...: runs CMD with its output in $log/NAME.log, records
-# "NAME PASSED FAILED RC SECONDS" in $results/NAME and prints its block in one
-# write (the lanes' blocks do not interleave)
+# "NAME PASSED FAILED RC SECONDS CPU-SECONDS" in $results/NAME and prints its
+# block in one write (the lanes' blocks do not interleave)
 suite() {
 	local name=$1; shift
-	local start=$SECONDS rc line p f out
-	"$@" > "$log/$name.log" 2>&1
+	local start=$SECONDS rc line p f out cpu=- timer=()
+	# (the CPU seconds of the suite and all it ran: where the time goes)
+	[ ! -x /usr/bin/time ] || timer=(/usr/bin/time -q -f '%U %S' -o "$results/.$name.cpu")
+	"${timer[@]}" "$@" > "$log/$name.log" 2>&1
 	rc=$?
+	[ ! -s "$results/.$name.cpu" ] || cpu=$(awk '{ printf "%.0f", $1 + $2; exit }' "$results/.$name.cpu")
+	rm -f "$results/.$name.cpu"
 	line=$(grep -E '^([A-Za-z0-9_.-]+: )?[0-9]+ passed, [0-9]+ failed' "$log/$name.log" | tail -n 1)
 	p=$(grep -oE '[0-9]+ passed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
 	f=$(grep -oE '[0-9]+ failed' <<<"$line" | grep -oE '[0-9]+' || echo 0)
 	if [ $rc -ne 0 ] && [ "${f:-0}" = 0 ]; then f=1; fi
-	echo "$name ${p:-0} ${f:-0} $rc $((SECONDS - start))" > "$results/$name"
+	echo "$name ${p:-0} ${f:-0} $rc $((SECONDS - start)) $cpu" > "$results/$name"
 	out="== $name"$'\n'
 	[ $rc -eq 0 ] || out+=$(tail -n 25 "$log/$name.log" | sed 's/^/   /')$'\n'
-	out+="   ${line:-no summary} ($((SECONDS - start)) s, log $log/$name.log)"
+	out+="   ${line:-no summary} ($((SECONDS - start)) s, $cpu CPU s, log $log/$name.log)"
 	printf '%s\n' "$out"
 }
 
