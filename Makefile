@@ -60,13 +60,12 @@ deps:
 
 # make check: the quick tier, no kernel build (CI's); make check-full: every
 # kernel and architecture (test/run-all.sh says what each runs)
-check: deps all
-	@$(MAKE) --no-print-directory VARIANT=asan tools
-	@test/run-all.sh quick
-
-check-full: deps all
-	@$(MAKE) --no-print-directory VARIANT=asan tools
-	@test/run-all.sh full
+# (the tools built on every core first: a cold check compiles them twice)
+NPROC	:= $(shell nproc 2>/dev/null || echo 1)
+check check-full: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory -j$(NPROC) VARIANT=asan tools
+	@test/run-all.sh $(if $(filter check-full,$@),full,quick)
 
 bench: deps all
 	@test/bench/run.sh
