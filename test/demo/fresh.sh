@@ -29,7 +29,9 @@ fi
 eval "$kenv"
 pass shared-cache "$KSTOCK ($KSTOCK_VERSION) in $CACHE"
 
-# the empty cache, on the same filesystem (hard links)
+# the empty cache, on the same filesystem (hard links); one an interrupted run
+# left (hours old: not a run going on beside this one) goes first
+find "$CACHE" -maxdepth 1 -name '.fresh-test.*' -mmin +240 -exec rm -rf {} + 2>/dev/null
 FRESH=$(mktemp -d "$CACHE/.fresh-test.XXXXXX") || { fail fresh-cache "cannot create a directory in $CACHE"; result_summary; exit 1; }
 trap 'rm -rf "$FRESH"' EXIT
 mkdir -p "$FRESH/debian/debs"
