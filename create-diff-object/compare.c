@@ -422,14 +422,23 @@ struct line_ctx {
 	const struct symbol *func;
 };
 
-static bool is_line_call(void *ctx, size_t off)
+/* Lines are counted from 1; the bound keeps out addresses and masks. */
+static bool may_be_line(uint64_t v)
+{
+	return v >= 1 && v <= SOURCE_LINE_MAX;
+}
+
+/* A call to one of line_funcs[] follows @imm: it takes a __LINE__. */
+static bool is_line_call(void *ctx, const struct line_imm *imm)
 {
 	struct line_ctx *lc = ctx;
 	const struct symbol *f = lc->func;
 	struct reloc **rs;
 	size_t n, i, k;
 
-	n = relocs_in(f->sec, f->offset + off, 64, &rs);
+	if (!may_be_line(imm->a) || !may_be_line(imm->b))
+		return false;
+	n = relocs_in(f->sec, f->offset + imm->end, 64, &rs);
 	for (i = 0; i < n; i++) {
 		struct target t;
 
