@@ -100,6 +100,19 @@ struct special_section {
  */
 #define SOURCE_LINE_MAX		0x100000
 
+/*
+ * An instruction that loads an immediate, found by line_only_change where
+ * ORIG's and PATCHED's code differ, the same but for that value.
+ */
+struct line_imm {
+	size_t at;		/* an offset inside it: its immediate */
+	size_t end;		/* the offset just past it */
+	uint64_t a, b;		/* the value it loads in ORIG, in PATCHED */
+};
+
+/* Is @imm's change (of a function's code, @ctx) a line that moved? */
+typedef bool (*line_imm_fn)(void *ctx, const struct line_imm *imm);
+
 /* The rows every architecture shares (special.c). */
 extern const struct special_section special_shared[];
 
@@ -192,12 +205,6 @@ struct arch {
 	int64_t (*reloc_target)(const struct section *sec,
 				const struct reloc *r);
 	/*
-	 * True when code @a and @b (same length) differ only in immediates
-	 * that feed a call to one of @line_funcs (a __LINE__ argument).
-	 * @is_line_call(ctx, offset) says whether a call at offset of @b
-	 * targets such a function.
-	 */
-	/*
 	 * For a call relocation @r in code @sec: can it reach a callee
 	 * outside the patch module (NULL: always)?
 	 */
@@ -260,13 +267,13 @@ struct arch {
 	bool differ_writes_mcount_loc;
 	/*
 	 * Do @a and @b (@len bytes of a function's code) differ only in
-	 * immediates that feed a __LINE__ argument: each followed by a call
-	 * @is_line_call accepts, and no value above SOURCE_LINE_MAX?
+	 * immediates that may load a line number? The arch decodes each
+	 * instruction whose bytes differ and hands its place and both
+	 * values to @is_line, which decides whether they are lines (the
+	 * line table, or a call that takes one following it: compare.c).
 	 */
 	bool (*line_only_change)(const unsigned char *a, const unsigned char *b,
-				 size_t len,
-				 bool (*is_line_call)(void *ctx, size_t off),
-				 void *ctx);
+				 size_t len, line_imm_fn is_line, void *ctx);
 	/*
 	 * The inline report (optional): when @a and @b (code of @alen and
 	 * @blen bytes, equal before @i) differ at @i only in the displacement

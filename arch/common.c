@@ -4,10 +4,10 @@
 #include "arch/common.h"
 #include "lib/target-order.h"
 
-bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
+bool arch_line_only_words(bool (*imm_values)(uint32_t a, uint32_t b,
+					     uint64_t *va, uint64_t *vb),
 			  const unsigned char *a, const unsigned char *b,
-			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
-			  void *ctx)
+			  size_t len, line_imm_fn is_line, void *ctx)
 {
 	size_t i, found = 0;
 
@@ -16,10 +16,11 @@ bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
 	for (i = 0; i < len; i += 4) {
 		uint32_t ia = (uint32_t)target_get(false, a + i, 4);
 		uint32_t ib = (uint32_t)target_get(false, b + i, 4);
+		struct line_imm imm = { .at = i, .end = i + 4 };
 
 		if (ia == ib)
 			continue;
-		if (!imm_only_change(ia, ib) || !is_line_call(ctx, i + 4))
+		if (!imm_values(ia, ib, &imm.a, &imm.b) || !is_line(ctx, &imm))
 			return false;
 		found++;
 	}
@@ -51,29 +52,27 @@ bool arch_entry_recorded(const struct symbol *func, const char *secname,
 
 bool arch_line_only_bytes(const struct line_imm_insn *insn,
 			  const unsigned char *a, const unsigned char *b,
-			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
-			  void *ctx)
+			  size_t len, line_imm_fn is_line, void *ctx)
 {
 	size_t i = 0, found = 0;
 
 	while (i < len) {
-		size_t start, end = 0;
+		struct line_imm imm;
+		size_t start;
+		bool ok = false;
 
 		if (a[i] == b[i]) {
 			i++;
 			continue;
 		}
 		for (start = i >= insn->back_max ? i - insn->back_max : 0;
-		     start + insn->back_min <= i; start++) {
-			end = insn->insn_end(a, b, len, start);
-			if (end && is_line_call(ctx, end))
-				break;
-			end = 0;
-		}
-		if (!end)
+		     !ok && start + insn->back_min <= i; start++)
+			ok = insn->decode(a, b, len, start, &imm) &&
+			     is_line(ctx, &imm);
+		if (!ok)
 			return false;
 		found++;
-		i = end;
+		i = imm.end;
 	}
 	return found > 0;
 }

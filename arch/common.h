@@ -13,14 +13,14 @@
 
 /*
  * line_only_change for 4-byte little-endian instruction words (aarch64,
- * ppc64le): every word that differs must be one whose change
- * @imm_only_change accepts (the same load of an immediate, another
- * immediate), followed by a __LINE__ call (@is_line_call).
+ * ppc64le): every word that differs must be one that @imm_values decodes
+ * as the same load of an immediate with another value (both values to
+ * @va and @vb), a line by @is_line.
  */
-bool arch_line_only_words(bool (*imm_only_change)(uint32_t a, uint32_t b),
+bool arch_line_only_words(bool (*imm_values)(uint32_t a, uint32_t b,
+					     uint64_t *va, uint64_t *vb),
 			  const unsigned char *a, const unsigned char *b,
-			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
-			  void *ctx);
+			  size_t len, line_imm_fn is_line, void *ctx);
 
 /*
  * Does a section named @secname (every one: -ffunction-sections makes one
@@ -34,18 +34,20 @@ bool arch_entry_recorded(const struct symbol *func, const char *secname,
  * line_only_change for a variable-length instruction set (x86_64, s390x):
  * every run of bytes that differ must lie in the immediate of an
  * instruction that starts between @back_max and @back_min bytes before its
- * first differing byte, which @insn_end (given that start) accepts and ends
- * where a __LINE__ call follows (@is_line_call).
+ * first differing byte, which @decode (given that start) reads as a load
+ * of an immediate and @is_line takes for a line.
  */
 struct line_imm_insn {
 	unsigned int back_max, back_min;
-	/* end of the instruction at @start if it may load a __LINE__, else 0 */
-	size_t (*insn_end)(const unsigned char *a, const unsigned char *b,
-			   size_t len, size_t start);
+	/*
+	 * Fill @imm (place and both values) if the instruction at @start may
+	 * load a __LINE__ and differs only in its immediate, else false.
+	 */
+	bool (*decode)(const unsigned char *a, const unsigned char *b,
+		       size_t len, size_t start, struct line_imm *imm);
 };
 bool arch_line_only_bytes(const struct line_imm_insn *insn,
 			  const unsigned char *a, const unsigned char *b,
-			  size_t len, bool (*is_line_call)(void *ctx, size_t off),
-			  void *ctx);
+			  size_t len, line_imm_fn is_line, void *ctx);
 
 #endif

@@ -6,9 +6,10 @@
  * the same offset with the same type and reach correlated targets at the
  * same place, whatever the symbol indices. String literals compare by
  * their text, special statics by their contents. A function whose bytes
- * differ only in immediates that feed a __LINE__ argument is SAME, and so
- * is one whose strings differ only in a line number the patch moved (the
- * line table says so: line-table.c). Both are reported as line shifts.
+ * differ only in immediates that are line numbers the patch moved is SAME,
+ * and so is one whose strings differ only in such a number: the line table
+ * says so (line-table.c), or, without one, for an immediate, a call that
+ * takes a __LINE__ follows it. Both are reported as line shifts.
  * The propagate pass (propagate.c) runs next.
  */
 #include <ctype.h>
@@ -306,7 +307,7 @@ static bool one_number_differs(const char *a, size_t la, const char *b,
 	return parse_line(a + i, ea - i, na) && parse_line(b + i, eb - i, nb);
 }
 
-/* Read once, when a string first needs them; compare() frees them. */
+/* Read once, when a string or immediate first needs them; compare() frees them. */
 static void read_line_tables(struct cdo *c)
 {
 	if (c->lines_read)
@@ -407,6 +408,11 @@ static bool same_relocs(struct cdo *c, const struct symbol *o,
 	return true;
 }
 
+/*
+ * Functions known to take a __LINE__ argument: the only evidence when
+ * there is no line table (an object built without -g). Every subsystem has
+ * more (__ext4_iget, __ext4_error, ...), which only the line table tells.
+ */
 static const char *const line_funcs[] = {
 	"__might_sleep", "__might_resched", "__might_fault", "___might_sleep",
 	"__warn_printk", "_printk", "printk", "lockdep_rcu_suspicious",
@@ -417,19 +423,28 @@ static const char *const line_funcs[] = {
 	"__kasan_check_read",
 };
 
+/* A function's code, ORIG's and PATCHED's, asked about its immediates. */
 struct line_ctx {
 	const struct cdo *c;
-	const struct symbol *func;
+	const struct symbol *orig, *func;
+	bool tables;		/* the line table covers both: it decides */
 };
 
-static bool is_line_call(void *ctx, size_t off)
+/* Lines are counted from 1; the bound keeps out addresses and masks. */
+static bool may_be_line(uint64_t v)
 {
-	struct line_ctx *lc = ctx;
+	return v >= 1 && v <= SOURCE_LINE_MAX;
+}
+
+/* The one of line_funcs[] a call after @imm reaches, or NULL. */
+static const char *line_call_after(const struct line_ctx *lc,
+				   const struct line_imm *imm)
+{
 	const struct symbol *f = lc->func;
 	struct reloc **rs;
 	size_t n, i, k;
 
-	n = relocs_in(f->sec, f->offset + off, 64, &rs);
+	n = relocs_in(f->sec, f->offset + imm->end, 64, &rs);
 	for (i = 0; i < n; i++) {
 		struct target t;
 
@@ -438,9 +453,66 @@ static bool is_line_call(void *ctx, size_t off)
 			continue;
 		for (k = 0; k < ARRAY_SIZE(line_funcs); k++)
 			if (!strcmp(t.sym->name, line_funcs[k]))
-				return true;
+				return line_funcs[k];
 	}
+	return NULL;
+}
+
+/*
+ * The line table's evidence: the row of @imm's own instruction comes from
+ * its ORIG value in ORIG and its PATCHED value in PATCHED; or, since GCC
+ * may schedule an argument's setup away from its call's statement, some
+ * other place of the function does, as for strings (line_moved()). A
+ * constant that changed is then no line of the function, or one the patch
+ * did not move to the new value.
+ */
+static bool line_table_says(const struct line_ctx *lc,
+			    const struct line_imm *imm)
+{
+	const struct cdo *c = lc->c;
+	const char *name = lc->func->name;
+	long where;
+
+	if (line_moved_at(c->orig_lines, lc->orig, imm->a, c->patched_lines,
+			  lc->func, imm->b, imm->at)) {
+		debugf("compare: %s+0x%zx: immediate %lu -> %lu is a line the line table moves, at this instruction",
+		       name, imm->at, (unsigned long)imm->a,
+		       (unsigned long)imm->b);
+		return true;
+	}
+	where = line_moved_where(c->orig_lines, lc->orig, imm->a,
+				 c->patched_lines, lc->func, imm->b);
+	if (where >= 0) {
+		debugf("compare: %s+0x%zx: immediate %lu -> %lu is a line the line table moves, at +0x%lx",
+		       name, imm->at, (unsigned long)imm->a,
+		       (unsigned long)imm->b, where);
+		return true;
+	}
+	debugf("compare: %s+0x%zx: immediate %lu -> %lu, not a line the line table moves",
+	       name, imm->at, (unsigned long)imm->a, (unsigned long)imm->b);
 	return false;
+}
+
+/*
+ * Is @imm's change a moved __LINE__? Where the line table covers the
+ * function it decides; without one (no -g) a call to a function known to
+ * take a __LINE__ must follow it (line_funcs[]).
+ */
+static bool is_line_imm(void *ctx, const struct line_imm *imm)
+{
+	const struct line_ctx *lc = ctx;
+	const char *call;
+
+	if (!may_be_line(imm->a) || !may_be_line(imm->b))
+		return false;
+	if (lc->tables)
+		return line_table_says(lc, imm);
+	call = line_call_after(lc, imm);
+	if (call)
+		debugf("compare: %s+0x%zx: immediate %lu -> %lu feeds %s, which takes a __LINE__ (no line table)",
+		       lc->func->name, imm->at, (unsigned long)imm->a,
+		       (unsigned long)imm->b, call);
+	return call;
 }
 
 /* First differing byte of two functions/objects (over the shorter). */
@@ -456,17 +528,21 @@ static long first_diff(const struct symbol *o, const struct symbol *p)
 	return i;
 }
 
-/* The code of @o and @p differs only in immediates feeding a __LINE__. */
+/* The code of @o and @p differs only in immediates that are moved lines. */
 static bool line_immediates(struct cdo *c, const struct symbol *o,
 			    const struct symbol *p)
 {
-	struct line_ctx lc = { c, p };
+	struct line_ctx lc = { c, o, p, false };
 
-	return is_func(p) && o->sec->data && p->sec->data &&
-	       c->arch->line_only_change &&
-	       c->arch->line_only_change(o->sec->data + o->offset,
+	if (!is_func(p) || !o->sec->data || !p->sec->data ||
+	    !c->arch->line_only_change)
+		return false;
+	read_line_tables(c);
+	lc.tables = line_rows_in(c->orig_lines, o) &&
+		    line_rows_in(c->patched_lines, p);
+	return c->arch->line_only_change(o->sec->data + o->offset,
 					 p->sec->data + p->offset, p->size,
-					 is_line_call, &lc);
+					 is_line_imm, &lc);
 }
 
 static void compare_entity(struct cdo *c, struct symbol *p)

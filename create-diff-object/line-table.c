@@ -2,9 +2,10 @@
 /*
  * The line table of an object, read from .debug_line through inline-elf.c's
  * libdwarf model. compare.c asks whether a number that differs in a string
- * is a line the patch moved: then some place of the function's code comes
- * from that line in ORIG and, at the same offset, from the other number's
- * line in PATCHED. Only the line table knows that: a number in a string
+ * or an immediate is a line the patch moved: then some place of the
+ * function's code (the immediate's own instruction, at best) comes from
+ * that line in ORIG and, at the same offset, from the other number's line
+ * in PATCHED. Only the line table knows that: a number in a string
  * that merely looks like a line number (a size, a version) is not moved by
  * it. Addresses are the model's synthetic ones (inline_addr()), so a .cold
  * piece's rows are told from its function's.
@@ -183,20 +184,66 @@ static bool line_at(const struct line_table *t, uint64_t addr, uint64_t line)
 	return false;
 }
 
-bool line_moved(const struct line_table *ot, const struct symbol *o,
-		uint64_t oline, const struct line_table *pt,
-		const struct symbol *p, uint64_t pline)
+long line_moved_where(const struct line_table *ot, const struct symbol *o,
+		      uint64_t oline, const struct line_table *pt,
+		      const struct symbol *p, uint64_t pline)
 {
 	uint64_t obase = inline_addr(o->sec, o->offset);
 	uint64_t pbase = inline_addr(p->sec, p->offset);
 	size_t i;
 
 	if (!ot || !pt)
-		return false;
+		return -1;
 	for (i = first_row(ot, obase);
 	     i < ot->n && ot->rows[i].addr - obase < o->size; i++)
 		if (ot->rows[i].line == oline &&
 		    line_at(pt, pbase + (ot->rows[i].addr - obase), pline))
-			return true;
-	return false;
+			return (long)(ot->rows[i].addr - obase);
+	return -1;
+}
+
+bool line_moved(const struct line_table *ot, const struct symbol *o,
+		uint64_t oline, const struct line_table *pt,
+		const struct symbol *p, uint64_t pline)
+{
+	return line_moved_where(ot, o, oline, pt, p, pline) >= 0;
+}
+
+/*
+ * The address of the rows covering @off of @s's code: the last at or
+ * before it, in @s's range. False when none is.
+ */
+static bool covering(const struct line_table *t, const struct symbol *s,
+		     uint64_t off, uint64_t *addr)
+{
+	uint64_t base = inline_addr(s->sec, s->offset);
+	size_t i = first_row(t, base + off + 1);
+
+	if (!i || t->rows[i - 1].addr < base)
+		return false;
+	*addr = t->rows[i - 1].addr;
+	return true;
+}
+
+bool line_moved_at(const struct line_table *ot, const struct symbol *o,
+		   uint64_t oline, const struct line_table *pt,
+		   const struct symbol *p, uint64_t pline, uint64_t off)
+{
+	uint64_t oaddr, paddr;
+
+	if (!ot || !pt || off >= o->size || off >= p->size ||
+	    !covering(ot, o, off, &oaddr) || !covering(pt, p, off, &paddr))
+		return false;
+	return line_at(ot, oaddr, oline) && line_at(pt, paddr, pline);
+}
+
+bool line_rows_in(const struct line_table *t, const struct symbol *s)
+{
+	uint64_t base = inline_addr(s->sec, s->offset);
+	size_t i;
+
+	if (!t)
+		return false;
+	i = first_row(t, base);
+	return i < t->n && t->rows[i].addr - base < s->size;
 }

@@ -18,10 +18,23 @@ void line_table_free(struct line_table *t);
 /*
  * Does a place of @o's code (ORIG, table @ot) come from line @oline while
  * the same place of @p's (PATCHED, table @pt, same size) comes from line
- * @pline? False without both tables.
+ * @pline? False without both tables. line_moved_where() gives the first
+ * such place, as an offset in the function, or -1.
  */
 bool line_moved(const struct line_table *ot, const struct symbol *o,
 		uint64_t oline, const struct line_table *pt,
 		const struct symbol *p, uint64_t pline);
+long line_moved_where(const struct line_table *ot, const struct symbol *o,
+		      uint64_t oline, const struct line_table *pt,
+		      const struct symbol *p, uint64_t pline);
+/*
+ * The same for one place, @off of both: do the rows covering the
+ * instruction there (the last at or before it) say @oline and @pline?
+ */
+bool line_moved_at(const struct line_table *ot, const struct symbol *o,
+		   uint64_t oline, const struct line_table *pt,
+		   const struct symbol *p, uint64_t pline, uint64_t off);
+/* Has table @t rows for @s's code at all (not an asm or -g0 piece)? */
+bool line_rows_in(const struct line_table *t, const struct symbol *s);
 
 #endif

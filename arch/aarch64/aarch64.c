@@ -117,20 +117,23 @@ static long a64_movz_imm(uint32_t insn)
 	return (insn >> 5) & 0xffff;
 }
 
-/* same register and width, only a small immediate moved */
-static bool a64_movz_imm_change(uint32_t ia, uint32_t ib)
+/* same register and width, only the immediate moved: both values */
+static bool a64_movz_imm_values(uint32_t ia, uint32_t ib, uint64_t *va,
+				uint64_t *vb)
 {
-	return a64_movz_imm(ia) >= 0 && a64_movz_imm(ib) >= 0 &&
-	       (ia & 0xff00001fu) == (ib & 0xff00001fu);
+	if (a64_movz_imm(ia) < 0 || a64_movz_imm(ib) < 0 ||
+	    (ia & 0xff00001fu) != (ib & 0xff00001fu))
+		return false;
+	*va = (uint64_t)a64_movz_imm(ia);
+	*vb = (uint64_t)a64_movz_imm(ib);
+	return true;
 }
 
 static bool a64_line_only_change(const unsigned char *a, const unsigned char *b,
-				 size_t len,
-				 bool (*is_line_call)(void *ctx, size_t off),
-				 void *ctx)
+				 size_t len, line_imm_fn is_line, void *ctx)
 {
-	return arch_line_only_words(a64_movz_imm_change, a, b, len,
-				    is_line_call, ctx);
+	return arch_line_only_words(a64_movz_imm_values, a, b, len, is_line,
+				    ctx);
 }
 
 /*

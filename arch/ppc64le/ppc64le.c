@@ -186,19 +186,29 @@ static long ppc_li_reg(uint32_t insn)
 	return (insn >> 21) & 31;
 }
 
-/* same li/lis and register, only the immediate moved */
-static bool ppc_li_imm_change(uint32_t ia, uint32_t ib)
+/* a signed imm16; lis puts it in the high half */
+static uint64_t ppc_li_value(uint32_t insn)
 {
-	return ppc_li_reg(ia) >= 0 && (ia >> 16) == (ib >> 16);
+	int64_t v = (int16_t)(insn & 0xffffu);
+
+	return (uint64_t)((insn >> 26) == 15 ? v * 65536 : v);
+}
+
+/* same li/lis and register, only the immediate moved: both values */
+static bool ppc_li_imm_values(uint32_t ia, uint32_t ib, uint64_t *va,
+			      uint64_t *vb)
+{
+	if (ppc_li_reg(ia) < 0 || (ia >> 16) != (ib >> 16))
+		return false;
+	*va = ppc_li_value(ia);
+	*vb = ppc_li_value(ib);
+	return true;
 }
 
 static bool ppc_line_only_change(const unsigned char *a, const unsigned char *b,
-				 size_t len,
-				 bool (*is_line_call)(void *ctx, size_t off),
-				 void *ctx)
+				 size_t len, line_imm_fn is_line, void *ctx)
 {
-	return arch_line_only_words(ppc_li_imm_change, a, b, len,
-				    is_line_call, ctx);
+	return arch_line_only_words(ppc_li_imm_values, a, b, len, is_line, ctx);
 }
 
 /*

@@ -108,23 +108,28 @@ static size_t s390_li_at(const unsigned char *a, const unsigned char *b,
 	return 4;
 }
 
-static size_t s390_li_end(const unsigned char *a, const unsigned char *b,
-			  size_t len, size_t start)
+/* lhi/lghi take a signed imm16, in the instruction's last two bytes */
+static bool s390_line_li(const unsigned char *a, const unsigned char *b,
+			 size_t len, size_t start, struct line_imm *imm)
 {
-	return s390_li_at(a, b, len, start) ? start + 4 : 0;
+	if (!s390_li_at(a, b, len, start))
+		return false;
+	imm->at = start + 2;
+	imm->end = start + 4;
+	imm->a = (uint64_t)(int64_t)(int16_t)((a[start + 2] << 8) | a[start + 3]);
+	imm->b = (uint64_t)(int64_t)(int16_t)((b[start + 2] << 8) | b[start + 3]);
+	return true;
 }
 
 /* the differing byte must be one of an lhi/lghi's imm16 */
-static const struct line_imm_insn s390_line_li = {
-	.back_max = 3, .back_min = 2, .insn_end = s390_li_end,
+static const struct line_imm_insn s390_line_lis = {
+	.back_max = 3, .back_min = 2, .decode = s390_line_li,
 };
 
 static bool s390_line_only_change(const unsigned char *a, const unsigned char *b,
-				  size_t len,
-				  bool (*is_line_call)(void *ctx, size_t off),
-				  void *ctx)
+				  size_t len, line_imm_fn is_line, void *ctx)
 {
-	return arch_line_only_bytes(&s390_line_li, a, b, len, is_line_call, ctx);
+	return arch_line_only_bytes(&s390_line_lis, a, b, len, is_line, ctx);
 }
 
 /*

@@ -152,36 +152,34 @@ static size_t mov_imm32_end(const unsigned char *a, const unsigned char *b,
 	return 0;
 }
 
-static bool small_imm_pair(const unsigned char *a, const unsigned char *b,
-			   size_t start)
-{
-	uint32_t va = target_get(false, a + start, 4);
-	uint32_t vb = target_get(false, b + start, 4);
-
-	/* line numbers are small; addresses and masks are not */
-	return va != vb && va <= SOURCE_LINE_MAX && vb <= SOURCE_LINE_MAX;
-}
-
-/* a mov whose imm32 (at @start) holds a small number */
-static size_t x86_line_mov_end(const unsigned char *a, const unsigned char *b,
-			       size_t len, size_t start)
+/*
+ * A mov whose imm32 (at @start) changed: line numbers are small, addresses
+ * and masks are not.
+ */
+static bool x86_line_mov(const unsigned char *a, const unsigned char *b,
+			 size_t len, size_t start, struct line_imm *imm)
 {
 	size_t end = mov_imm32_end(a, b, len, start);
 
-	return end && small_imm_pair(a, b, start) ? end : 0;
+	if (!end)
+		return false;
+	imm->at = start;
+	imm->end = end;
+	imm->a = target_get(false, a + start, 4);
+	imm->b = target_get(false, b + start, 4);
+	return imm->a != imm->b && imm->a <= SOURCE_LINE_MAX &&
+	       imm->b <= SOURCE_LINE_MAX;
 }
 
 /* the differing byte must sit inside one mov's imm32 */
-static const struct line_imm_insn x86_line_mov = {
-	.back_max = 3, .back_min = 0, .insn_end = x86_line_mov_end,
+static const struct line_imm_insn x86_line_movs = {
+	.back_max = 3, .back_min = 0, .decode = x86_line_mov,
 };
 
 static bool x86_line_only_change(const unsigned char *a, const unsigned char *b,
-				 size_t len,
-				 bool (*is_line_call)(void *ctx, size_t off),
-				 void *ctx)
+				 size_t len, line_imm_fn is_line, void *ctx)
 {
-	return arch_line_only_bytes(&x86_line_mov, a, b, len, is_line_call, ctx);
+	return arch_line_only_bytes(&x86_line_movs, a, b, len, is_line, ctx);
 }
 
 /* arch/x86/kernel/module.c, 6.1 and 6.12 alike */
