@@ -181,6 +181,7 @@ cdo_compile() {
 # case_setup NAME: work directory, expectations, flags, parent name
 case_setup() {
 	local name=$1 cf more
+	objects_changed
 	CDIR=$CASES_DIR/$name
 	W=$OUT_ROOT/$name
 	LOG=$W/result.txt
@@ -329,6 +330,30 @@ case_differ() {
 	(cd "$W" && timeout -k 5 "$TIMEOUT" env "${ENV_UNSET[@]}" "${ENV_SET[@]}" "${cmd[@]}") \
 		>"$W/stdout.txt" 2>"$ERRF"
 	RC=$?
+	objects_changed
+	mapfile -t DIFFER_STDERR <"$ERRF"
+}
+
+# output_listing_complains: reads the output with `readelf -aW`, its listing
+# kept for the assertions' readers (asserts.sh); 0 when readelf printed a
+# warning (a line on stderr)
+output_listing_complains() {
+	local complaints="" listing=$W/readelf-a.txt
+
+	readelf -aW "$OUT" >"$listing" 2>"$W/readelf-a.stderr"
+	object_listing_file "$OUT" "$listing"
+	read -r -d '' complaints <"$W/readelf-a.stderr"
+	[[ "$complaints" == *[!$'\n']* ]]
+}
+
+# differ_stderr_has_sanitizer_report: ASan's or UBSan's words on a line
+differ_stderr_has_sanitizer_report() {
+	local line
+	for line in "${DIFFER_STDERR[@]}"; do
+		[[ "$line" == *AddressSanitizer* || "$line" == *UndefinedBehaviorSanitizer* ||
+			"$line" == *"runtime error:"* ]] && return 0
+	done
+	return 1
 }
 
 # case_sane: what fails a run whatever the expectations say (a timeout, a
@@ -342,7 +367,7 @@ case_sane() {
 		echo "differ crashed (signal $((RC - 128)))" >>"$LOG"
 		ok=1
 	fi
-	if grep -E -q "AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:" "$ERRF"; then
+	if differ_stderr_has_sanitizer_report; then
 		echo "sanitizer report on stderr" >>"$LOG"
 		ok=1
 	fi
@@ -351,9 +376,9 @@ case_sane() {
 	if [ ! -f "$OUT" ]; then
 		echo "exit 0 but no output object" >>"$LOG"
 		ok=1
-	elif readelf -aW "$OUT" 2>&1 >/dev/null | grep -q .; then
+	elif output_listing_complains; then
 		echo "readelf complains about the output:" >>"$LOG"
-		readelf -aW "$OUT" 2>&1 >/dev/null | head -5 >>"$LOG"
+		head -5 "$W/readelf-a.stderr" >>"$LOG"
 		ok=1
 	elif ! "$LD" -r -o "$W/relink.o" "$OUT" >"$W/relink.log" 2>&1; then
 		echo "ld -r rejects the output:" >>"$LOG"
