@@ -6,44 +6,139 @@
 #
 #   object readers   sections, section_size, relocs, symbols, dump_section,
 #                    read_uint, read_cstring, reloc_table, reloc_at, ere_escape:
-#                    what the assertions read the output object with; the
-#                    cases' `mangle` scripts (run in the runner's shell) use
-#                    them too
+#                    what the assertions read the output object with (through
+#                    a listing of it parsed once, and forgotten by
+#                    objects_changed); the cases' `mangle` scripts (run in the
+#                    runner's shell) use them too
 #   assertions       assert_KEYWORD for each `expect` keyword, and check_one,
 #                    which runs one assertion line
 #   expectations     resolve_expect: `expect` with `expect.ARCH` applied
 #                    (its awk program is test/cdo/resolve-expect.awk)
 #
 # It needs the runner's $OBJCOPY, $NM, $ARCH_ENDIAN and $ARCH_R_ABS64 (the
-# architecture's), and, per case, $W, $OUT, $RC, $ERRF and $OBJNAME.
+# architecture's), and, per case, $W, $OUT, $RC, $ERRF, DIFFER_STDERR (the
+# lines of $ERRF) and $OBJNAME. The assertions run in the runner's shell
+# (builtins, few processes: a fork costs ~7 ms of CPU on the test VMs).
 CDO_ASSERTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # ---------------------------------------------------------------------------
 # object readers, used by the assertions and the cases' `mangle` scripts
+#
+# Every process costs CPU (~7 ms a fork on the VMs that run make check) and a
+# case asserts a dozen things about one output object, so an object's
+# `readelf -aW` listing is read once and parsed into the OBJ_* arrays below;
+# the readers and assertions filter those with builtins. The cache holds one
+# object, by path: objects_changed forgets it, and the runner calls that
+# whenever an object may have been rewritten (each case, the differ's run). A
+# `mangle` script that reads an object, rewrites it and reads it again calls
+# objects_changed in between.
 # ---------------------------------------------------------------------------
+OBJ_CACHED=""                # the object parsed into the arrays below
+OBJ_LISTING_OF=""            # object_listing_file: this object's listing is...
+OBJ_LISTING_FILE=""          # ...already in this file
+OBJ_SECTIONS=()              # section names, in order ("" for section 0)
+declare -A OBJ_SECTION_SIZE  # section name -> size (hex, as readelf prints it)
+OBJ_SYMBOL_ROWS=()           # symbol table rows, "[<localentry>: N]" removed
+declare -A OBJ_RELOCS        # "'RELASEC'" -> its rows, a newline after each
+declare -A OBJ_SECTION_BYTES # section name -> its bytes (hex, space separated)
+
+objects_changed() {
+	OBJ_CACHED=""
+	OBJ_LISTING_OF=""
+	OBJ_LISTING_FILE=""
+}
+
+# object_listing_file OBJ FILE: FILE holds `readelf -aW OBJ` (its stdout), which
+# the runner has read anyway; the readers parse it instead of running readelf
+object_listing_file() {
+	objects_changed
+	OBJ_LISTING_OF=$1
+	OBJ_LISTING_FILE=$2
+}
+
+# object_parse OBJ: fills the OBJ_* arrays for OBJ unless they hold it. Each
+# part is read from its own block of the listing, with the filter the readers
+# once applied to `readelf -SW`, `-sW` or `-rW` alone (a section group's member
+# list also looks like a section header row)
+object_parse() {
+	[ "$OBJ_CACHED" = "$1" ] && return 0
+	local listing_lines=() line block="" rel="" fields=() pre rest digits
+	local section_row='^ *\[ *[0-9]*\] ([^ ]*) ' size_row_prefix='^ *\[ *[0-9]+\] '
+	local reloc_row='^ *[0-9a-f]+ +[0-9a-f]+ +R_'
+	if [ "$OBJ_LISTING_OF" = "$1" ]; then
+		mapfile -t listing_lines <"$OBJ_LISTING_FILE"
+	else
+		mapfile -t listing_lines < <(readelf -aW "$1" 2>/dev/null)
+	fi
+	OBJ_SECTIONS=() OBJ_SECTION_SIZE=() OBJ_SYMBOL_ROWS=() OBJ_RELOCS=() OBJ_SECTION_BYTES=()
+	for line in "${listing_lines[@]}"; do
+		case "$line" in
+		'Section Headers:') block=sections; continue ;;
+		'Key to Flags:') block=""; continue ;;
+		"Symbol table '"*) block=symbols; continue ;;
+		'Relocation section '*)
+			read -r -a fields <<<"$line"
+			rel=${fields[2]}
+			block=relocs
+			continue ;;
+		'') block=""; continue ;;
+		esac
+		case "$block" in
+		sections)
+			[[ "$line" =~ $section_row ]] && OBJ_SECTIONS+=("${BASH_REMATCH[1]}")
+			# (section_size's old awk: the row without "[ N] ", split
+			# into fields; the first row of a name wins)
+			[[ "$line" =~ $size_row_prefix ]] || continue
+			read -r -a fields <<<"${line#"${BASH_REMATCH[0]}"}"
+			[ -n "${fields[0]:-}" ] && [ -z "${OBJ_SECTION_SIZE[${fields[0]}]+set}" ] &&
+				OBJ_SECTION_SIZE[${fields[0]}]=${fields[4]:-}
+			;;
+		symbols)
+			# (ppc64le prints "[<localentry>: 8]" inside the row)
+			if [[ "$line" == *' [<localentry>: '* ]]; then
+				pre=${line%%' [<localentry>: '*}
+				rest=${line#*' [<localentry>: '}
+				digits=${rest%%[!0-9]*}
+				rest=${rest#"$digits"}
+				[[ "$rest" == ']'* ]] && line=$pre${rest#]}
+			fi
+			read -r -a fields <<<"$line"
+			[[ "${fields[0]:-}" =~ ^[0-9]+:$ ]] && OBJ_SYMBOL_ROWS+=("$line")
+			;;
+		relocs)
+			[[ "$line" =~ $reloc_row ]] && OBJ_RELOCS[$rel]+=$line$'\n'
+			;;
+		esac
+	done
+	OBJ_CACHED=$1
+}
 
 # sections OBJ: section names, one a line
 sections() {
-	readelf -SW "$1" 2>/dev/null |
-		sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p'
+	object_parse "$1"
+	[ ${#OBJ_SECTIONS[@]} = 0 ] || printf '%s\n' "${OBJ_SECTIONS[@]}"
 }
 
 # section_size OBJ NAME: size in bytes (empty when absent)
-# (no gawk-only strtonum anywhere: Debian's default awk is mawk)
 section_size() {
 	local h
-	h=$(readelf -SW "$1" 2>/dev/null | awk -v n="$2" '
-		{ sub(/^ *\[ *[0-9]+\] /, "") }
-		$1 == n { print $5; exit }')
+	object_parse "$1"
+	h=${OBJ_SECTION_SIZE[$2]:-}
 	[ -n "$h" ] && echo $((16#$h))
+}
+
+# section_size_to VAR OBJ NAME: section_size into VAR (no subshell)
+section_size_to() {
+	local h
+	object_parse "$2"
+	h=${OBJ_SECTION_SIZE[$3]:-}
+	printf -v "$1" '%s' "${h:+$((16#$h))}"
 }
 
 # relocs OBJ RELASEC: the relocation lines of RELASEC (readelf -rW format)
 relocs() {
-	readelf -rW "$1" 2>/dev/null | awk -v s="$2" '
-		/^Relocation section / { on = ($3 == "\x27" s "\x27"); next }
-		on && /^ *[0-9a-f]+ +[0-9a-f]+ +R_/ { print }
-		/^$/ { on = 0 }'
+	object_parse "$1"
+	printf '%s' "${OBJ_RELOCS["'$2'"]:-}"
 }
 
 rela_name() {
@@ -55,8 +150,12 @@ rela_name() {
 
 # symbols OBJ: "NDX NAME" for every symbol (NDX is UND for undefined)
 symbols() {
-	readelf -sW "$1" 2>/dev/null | sed 's/ \[<localentry>: [0-9]*\]//' |
-		awk '$1 ~ /^[0-9]+:$/ && NF >= 8 { print $7, $8 }'
+	local row fields
+	object_parse "$1"
+	for row in "${OBJ_SYMBOL_ROWS[@]}"; do
+		read -r -a fields <<<"$row"
+		[ ${#fields[@]} -ge 8 ] && echo "${fields[6]} ${fields[7]}"
+	done
 }
 
 # dump_section OBJ NAME FILE: raw bytes of a section
@@ -81,11 +180,76 @@ read_cstring() {
 	tail -c +"$(($2 + 1))" "$1" 2>/dev/null | tr '\0' '\n' | head -n 1
 }
 
+# section_bytes OBJ NAME: the section's bytes into SECTION_BYTES (hex, one
+# element a byte), read once per object; 1 when the section cannot be dumped
+section_bytes() {
+	local bin hexdump
+	object_parse "$1"
+	if [ -z "${OBJ_SECTION_BYTES[$2]+set}" ]; then
+		bin=${W:-.}/section$2.bin
+		hexdump=$bin.hex
+		dump_section "$1" "$2" "$bin" || return 1
+		od -An -v -tx1 "$bin" >"$hexdump" || return 1
+		read -r -d '' -a SECTION_BYTES <"$hexdump"
+		OBJ_SECTION_BYTES[$2]=${SECTION_BYTES[*]}
+	fi
+	read -r -a SECTION_BYTES <<<"${OBJ_SECTION_BYTES[$2]}"
+}
+
+# uint_at VAR OFFSET BYTES: read_uint of the SECTION_BYTES, into VAR: empty when
+# OFFSET is past the end; a short read is zero-padded on little-endian
+# targets (as od does) and empty on big-endian ones
+uint_at() {
+	local off=$2 n=$3 hex="" i
+	printf -v "$1" '%s' ""
+	[ "$off" -ge 0 ] && [ "$off" -lt ${#SECTION_BYTES[@]} ] || return 0
+	if [ "$ARCH_ENDIAN" = little ]; then
+		for ((i = n - 1; i >= 0; i--)); do
+			hex+=${SECTION_BYTES[off + i]:-00}
+		done
+		printf -v "$1" '%u' $((16#$hex))
+	elif [ $((off + n)) -le ${#SECTION_BYTES[@]} ]; then
+		for ((i = 0; i < n; i++)); do
+			hex+=${SECTION_BYTES[off + i]}
+		done
+		printf -v "$1" '%s' $((16#$hex))
+	fi
+}
+
+# cstring_at VAR OFFSET: read_cstring of the SECTION_BYTES, into VAR: the bytes
+# from OFFSET to a NUL or newline (tail -c +0 starts at the start too)
+cstring_at() {
+	local off=$2 s="" ch i
+	printf -v "$1" '%s' ""
+	[ "$off" -ge -1 ] || return 0
+	[ "$off" -ge 0 ] || off=0
+	for ((i = off; i < ${#SECTION_BYTES[@]}; i++)); do
+		case "${SECTION_BYTES[i]}" in 00 | 0a) break ;; esac
+		printf -v ch '%b' "\\x${SECTION_BYTES[i]}"
+		s+=$ch
+	done
+	printf -v "$1" '%s' "$s"
+}
+
 # reloc_table OBJ RELASEC: "OFFSET TYPE SYMBOL ADDEND" a line, numbers in decimal
 reloc_table() {
-	local off info type val name sign add rest
+	local row
+	reloc_rows "$1" "$2"
+	for row in "${RELOC_ROWS[@]}"; do
+		echo "$row"
+	done
+}
+
+# reloc_rows OBJ RELASEC: reloc_table's lines into the array RELOC_ROWS
+reloc_rows() {
+	local off info type val name sign add rest line lines=()
+	RELOC_ROWS=()
+	object_parse "$1"
+	line=${OBJ_RELOCS["'$2'"]:-}
+	[ -n "$line" ] && mapfile -t lines <<<"${line%$'\n'}"
 	# shellcheck disable=SC2034  # (info, val: readelf's columns, skipped)
-	relocs "$1" "$2" | while read -r off info type val name sign add rest; do
+	for line in "${lines[@]}"; do
+		read -r off info type val name sign add rest <<<"$line"
 		if [ -z "$sign" ]; then
 			name=""
 			add=0
@@ -94,7 +258,35 @@ reloc_table() {
 		else
 			add=$((16#$add))
 		fi
-		echo "$((16#$off)) $type ${name:--} $add"
+		RELOC_ROWS+=("$((16#$off)) $type ${name:--} $add")
+	done
+}
+
+# reloc_row_where VAR SYMBOL TYPE [ALIGN]: the offset of the first of the
+# RELOC_ROWS of that symbol and relocation type (at a multiple of ALIGN), into VAR
+reloc_row_where() {
+	local row fields
+	printf -v "$1" '%s' ""
+	for row in "${RELOC_ROWS[@]}"; do
+		read -r -a fields <<<"$row"
+		if [ "${fields[2]}" = "$2" ] && [ "${fields[1]}" = "$3" ] &&
+			[ $((fields[0] % ${4:-1})) = 0 ]; then
+			printf -v "$1" '%s' "${fields[0]}"
+			return 0
+		fi
+	done
+}
+
+# reloc_addend_at VAR OFFSET: the addend of the first of the RELOC_ROWS at
+# OFFSET, into VAR (empty when there is none)
+reloc_addend_at() {
+	local row fields
+	printf -v "$1" '%s' ""
+	for row in "${RELOC_ROWS[@]}"; do
+		read -r -a fields <<<"$row"
+		[ "${fields[0]}" = "$2" ] || continue
+		printf -v "$1" '%s' "${fields[3]}"
+		return 0
 	done
 }
 
@@ -103,8 +295,21 @@ reloc_at() {
 	awk -v off="$2" '$1 == off { print $3, $4; exit }' <<<"$1"
 }
 
+# ere_escape_to VAR TEXT: TEXT with the ERE metacharacters escaped, into VAR
+ere_escape_to() {
+	local text=$2 escaped="" ch i special='][\.*^$+?(){}|/'
+	for ((i = 0; i < ${#text}; i++)); do
+		ch=${text:i:1}
+		[[ "$special" == *"$ch"* ]] && escaped+=\\
+		escaped+=$ch
+	done
+	printf -v "$1" '%s' "$escaped"
+}
+
 ere_escape() {
-	sed -e 's/[][\.*^$+?(){}|/]/\\&/g' <<<"$1"
+	local escaped
+	ere_escape_to escaped "$1"
+	printf '%s\n' "$escaped"
 }
 
 # ---------------------------------------------------------------------------
@@ -120,58 +325,132 @@ need_out() {
 	[ -f "$OUT" ] || why "no output object (differ exited $RC)"
 }
 
+# DIFFER_STDERR: the lines of $ERRF, read by the runner once the differ ran;
+# differ_stderr_has KIND TEXT: a line ends with TEXT (KIND "suffix"), or is
+# "...klp: ... -> TEXT" (KIND "klp"), or has TEXT followed by a blank or the
+# line's end (KIND "word"): the literal forms of report-complete's checks
+DIFFER_STDERR=()
+differ_stderr_has() {
+	local line
+	for line in "${DIFFER_STDERR[@]}"; do
+		case "$1" in
+		suffix) [[ "$line" == *"$2" ]] && return 0 ;;
+		klp) [[ "$line" == *"klp: "*" -> $2" ]] && return 0 ;;
+		word) [[ "$line" == *"$2" || "$line" == *"$2 "* ]] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# sort_unique_to VAR WORD...: the words sorted (byte order: LC_ALL=C) without
+# repeats, space-separated, into VAR; what `sort -u | xargs` gives for a few words
+sort_unique_to() {
+	local var=$1 sorted=() word i j
+	shift
+	for word in "$@"; do
+		[ -n "$word" ] || continue
+		for ((i = 0; i < ${#sorted[@]}; i++)); do
+			[[ "${sorted[i]}" < "$word" ]] || break
+		done
+		[ $i -lt ${#sorted[@]} ] && [ "${sorted[i]}" = "$word" ] && continue
+		for ((j = ${#sorted[@]}; j > i; j--)); do
+			sorted[j]=${sorted[j - 1]}
+		done
+		sorted[i]=$word
+	done
+	printf -v "$var" '%s' "${sorted[*]}"
+}
+
+# symbol_row_fields ROW: the fields of a symbol table row into SYM_FIELDS
+symbol_row_fields() {
+	read -r -a SYM_FIELDS <<<"$1"
+}
+
+# have_symbol NAME [defined|undefined]: OUT has a symbol NAME (of that kind)
+have_symbol() {
+	local row
+	object_parse "$OUT"
+	for row in "${OBJ_SYMBOL_ROWS[@]}"; do
+		symbol_row_fields "$row"
+		[ ${#SYM_FIELDS[@]} -ge 8 ] || continue
+		[ "${SYM_FIELDS[7]}" = "$1" ] || continue
+		case "${2:-any}" in
+		defined) [ "${SYM_FIELDS[6]}" != UND ] && return 0 ;;
+		undefined) [ "${SYM_FIELDS[6]}" = UND ] && return 0 ;;
+		*) return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# have_section NAME: OUT has a section NAME
+have_section() {
+	local name
+	object_parse "$OUT"
+	for name in "${OBJ_SECTIONS[@]}"; do
+		[ "$name" = "$1" ] && return 0
+	done
+	return 1
+}
+
 assert_exit() {
 	[ "$RC" = "$1" ] || why "exit status $RC, expected $1"
 }
 
 assert_funcs() {
 	need_out || return 1
-	local got want
-	got=$("$NM" "$OUT" 2>/dev/null | awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u | xargs)
-	want=$(printf '%s\n' "$@" | sort -u | xargs)
+	local got want type name functions=()
+	# (nm, not the symbol table: its t/T are the symbols in code sections)
+	while read -r _ type name; do
+		[[ "$type" == [tT] ]] && functions+=("$name")
+	done < <("$NM" "$OUT" 2>/dev/null)
+	sort_unique_to got "${functions[@]}"
+	sort_unique_to want "$@"
 	[ "$got" = "$want" ] || why "functions in output: [$got], expected [$want]"
 }
 
 assert_has_sym() {
 	need_out || return 1
-	symbols "$OUT" | awk -v n="$1" '$2 == n && $1 != "UND" { f = 1 } END { exit !f }' ||
-		why "no defined symbol $1 in output"
+	have_symbol "$1" defined || why "no defined symbol $1 in output"
 }
 
 assert_binding() {
 	need_out || return 1
-	# (ppc64le prints "[<localentry>: 8]" inside the line)
-	readelf -sW "$OUT" 2>/dev/null | sed 's/ \[<localentry>: [0-9]*\]//' |
-		awk -v n="$1" -v b="$2" '$1 ~ /^[0-9]+:$/ && $8 == n && $7 != "UND" { f = 1; if ($5 != b) bad = $5 }
-			END { if (bad) print "binding " bad; exit !f || bad != "" }' >"$W/binding.txt" ||
-		why "symbol $1 is not a defined $2 symbol of the output ($(cat "$W/binding.txt"))"
+	local row found=0 bad=""
+	object_parse "$OUT"
+	for row in "${OBJ_SYMBOL_ROWS[@]}"; do
+		symbol_row_fields "$row"
+		[ "${SYM_FIELDS[7]:-}" = "$1" ] || continue
+		[ "${SYM_FIELDS[6]:-}" != UND ] || continue
+		found=1
+		[ "${SYM_FIELDS[4]:-}" != "$2" ] && bad=${SYM_FIELDS[4]:-}
+	done
+	[ $found = 1 ] && [ -z "$bad" ] && return 0
+	why "symbol $1 is not a defined $2 symbol of the output (${bad:+binding $bad})"
 }
 
 assert_no_sym() {
 	need_out || return 1
-	! symbols "$OUT" | awk -v n="$1" '$2 == n { f = 1 } END { exit !f }' ||
-		why "symbol $1 present in output"
+	! have_symbol "$1" || why "symbol $1 present in output"
 }
 
 assert_undef() {
 	need_out || return 1
-	symbols "$OUT" | awk -v n="$1" '$2 == n && $1 == "UND" { f = 1 } END { exit !f }' ||
-		why "no undefined symbol $1 in output"
+	have_symbol "$1" undefined || why "no undefined symbol $1 in output"
 }
 
 assert_klp() {
 	need_out || return 1
-	local obj=$1 name=$2 pos=$3 ksym sec lines off bin got
+	local obj=$1 name=$2 pos=$3 ksym sec off got
 	ksym=".klp.sym.$obj.$name,$pos"
-	symbols "$OUT" | awk -v n="$ksym" '$2 == n && $1 == "UND" { f = 1 } END { exit !f }' ||
+	have_symbol "$ksym" undefined ||
 		why "no undefined symbol $ksym in output" || return 1
 	sec=".klp.module_relocs.$obj"
-	lines=$(reloc_table "$OUT" ".rela$sec")
-	off=$(awk -v n="$ksym" '$3 == n && $2 == r { print $1; exit }' r="$ARCH_R_ABS64" <<<"$lines")
+	reloc_rows "$OUT" ".rela$sec"
+	reloc_row_where off "$ksym" "$ARCH_R_ABS64"
 	[ -n "$off" ] || why "no $ARCH_R_ABS64 record for $ksym in .rela$sec" || return 1
-	bin=$W/klp-sec.bin
-	dump_section "$OUT" "$sec" "$bin" || why "cannot read section $sec" || return 1
-	got=$(read_uint "$bin" $((off + 8)) 4)
+	section_bytes "$OUT" "$sec" || why "cannot read section $sec" || return 1
+	uint_at got $((off + 8)) 4
 	[ "$got" = "$pos" ] || why "$sec record at $off for $ksym has sympos '$got', expected $pos"
 }
 
@@ -187,27 +466,22 @@ assert_patched() {
 		*) why "bad patched option '$a'"; return 1 ;;
 		esac
 	done
-	local lines off r sym add bin strbin got
-	lines=$(reloc_table "$OUT" .rela.kpatch.funcs)
-	off=$(awk -v n="$name" '$3 == n && $2 == r && $1 % 32 == 0 {
-		print $1; exit }' r="$ARCH_R_ABS64" <<<"$lines")
+	local off add got
+	reloc_rows "$OUT" .rela.kpatch.funcs
+	reloc_row_where off "$name" "$ARCH_R_ABS64" 32
 	[ -n "$off" ] || why "no .kpatch.funcs record with new_func -> $name" || return 1
-	strbin=$W/kpatch-strings.bin
-	dump_section "$OUT" .kpatch.strings "$strbin" || why "no .kpatch.strings" || return 1
+	section_bytes "$OUT" .kpatch.strings || why "no .kpatch.strings" || return 1
 	if [ -n "$want_old" ]; then
-		r=$(reloc_at "$lines" $((off + 8)))
-		add=${r#* }
-		got=$(read_cstring "$strbin" "${add:-0}")
+		reloc_addend_at add $((off + 8))
+		cstring_at got "${add:-0}"
 		[ "$got" = "$want_old" ] || why "$name: old_name '$got', expected '$want_old'" || return 1
 	fi
-	r=$(reloc_at "$lines" $((off + 16)))
-	add=${r#* }
-	got=$(read_cstring "$strbin" "${add:-0}")
+	reloc_addend_at add $((off + 16))
+	cstring_at got "${add:-0}"
 	[ "$got" = "$want_obj" ] || why "$name: objname '$got', expected '$want_obj'" || return 1
 	if [ -n "$want_pos" ]; then
-		bin=$W/kpatch-funcs.bin
-		dump_section "$OUT" .kpatch.funcs "$bin" || why "cannot read .kpatch.funcs" || return 1
-		got=$(read_uint "$bin" $((off + 24)) 8)
+		section_bytes "$OUT" .kpatch.funcs || why "cannot read .kpatch.funcs" || return 1
+		uint_at got $((off + 24)) 8
 		[ "$got" = "$want_pos" ] || why "$name: sympos '$got', expected $want_pos"
 	fi
 }
@@ -215,7 +489,7 @@ assert_patched() {
 assert_nfuncs_patched() {
 	need_out || return 1
 	local n
-	n=$(section_size "$OUT" .kpatch.funcs)
+	section_size_to n "$OUT" .kpatch.funcs
 	n=$(( ${n:-0} / 32 ))
 	[ "$n" = "$1" ] || why ".kpatch.funcs has $n records, expected $1"
 }
@@ -228,7 +502,8 @@ assert_error() {
 assert_refusal() {
 	local sym=$1 re
 	shift
-	re="^create-diff-object: [^ ]+: $(ere_escape "$sym"): .*(${*:-.})"
+	ere_escape_to re "$sym"
+	re="^create-diff-object: [^ ]+: $re: .*(${*:-.})"
 	grep -E -q -- "$re" "$ERRF" ||
 		why "no refusal line 'create-diff-object: <obj>: $sym: ...' matching /${*:-.}/"
 }
@@ -239,40 +514,61 @@ assert_debug() {
 
 assert_section() {
 	need_out || return 1
-	sections "$OUT" | grep -Fxq -- "$1" || why "no section $1 in output"
+	have_section "$1" || why "no section $1 in output"
 }
 
 assert_no_section() {
 	need_out || return 1
-	! sections "$OUT" | grep -Fxq -- "$1" || why "section $1 present in output"
+	! have_section "$1" || why "section $1 present in output"
+}
+
+# lines_match_ere TEXT REGEX: a line of TEXT (newline-terminated lines) matches
+# REGEX (grep -E; no line at all matches nothing)
+lines_match_ere() {
+	[ -n "$1" ] && grep -E -q -- "$2" <<<"${1%$'\n'}"
 }
 
 assert_no_section_re() {
 	need_out || return 1
-	! sections "$OUT" | grep -Eq -- "$1" || why "a section matching /$1/ is in the output"
+	local names=""
+	object_parse "$OUT"
+	[ ${#OBJ_SECTIONS[@]} = 0 ] || printf -v names '%s\n' "${OBJ_SECTIONS[@]}"
+	! lines_match_ere "$names" "$1" || why "a section matching /$1/ is in the output"
 }
 
 assert_size() {
 	need_out || return 1
 	local got
-	got=$(section_size "$OUT" "$1")
+	section_size_to got "$OUT" "$1"
 	[ "$got" = "$2" ] || why "section $1 size '${got:-absent}', expected $2"
+}
+
+# rela_name_to VAR SECTION: rela_name into VAR
+rela_name_to() {
+	case "$2" in
+	.rela*) printf -v "$1" '%s' "$2" ;;
+	*) printf -v "$1" '%s' ".rela$2" ;;
+	esac
 }
 
 assert_reloc() {
 	need_out || return 1
 	local sec re
-	sec=$(rela_name "$1")
+	rela_name_to sec "$1"
 	shift
 	re=$*
-	relocs "$OUT" "$sec" | grep -E -q -- "$re" || why "no relocation in $sec matching /$re/"
+	object_parse "$OUT"
+	lines_match_ere "${OBJ_RELOCS["'$sec'"]:-}" "$re" || why "no relocation in $sec matching /$re/"
 }
 
 assert_nrelocs() {
 	need_out || return 1
-	local sec n
-	sec=$(rela_name "$1")
-	n=$(relocs "$OUT" "$sec" | wc -l)
+	local sec lines n
+	rela_name_to sec "$1"
+	object_parse "$OUT"
+	lines=${OBJ_RELOCS["'$sec'"]:-}
+	lines=${lines//[!$'\n']/}
+	n=${#lines}
 	[ "$n" = "$2" ] || why "$sec has $n relocations, expected $2"
 }
 
@@ -281,21 +577,22 @@ assert_report_complete() {
 	# report, every klp symbol its "klp:" line and every other
 	# undefined symbol its "exported:" line
 	need_out || return 1
-	local ndx type name missing=""
-	while read -r ndx type name; do
+	local row ndx type name missing=""
+	object_parse "$OUT"
+	for row in "${OBJ_SYMBOL_ROWS[@]}"; do
+		symbol_row_fields "$row"
+		ndx=${SYM_FIELDS[6]:-} type=${SYM_FIELDS[3]:-} name=${SYM_FIELDS[7]:-}
 		case "$ndx:$type:$name" in
 		UND:*:.klp.sym.*)
-			grep -E -q -- "klp: .* -> $(ere_escape "$name")\$" "$ERRF" ||
-				missing+=" klp:$name" ;;
+			differ_stderr_has klp "$name" || missing+=" klp:$name" ;;
 		UND:*:?*)
-			grep -E -q -- "exported: $(ere_escape "$name")\$" "$ERRF" ||
-				missing+=" exported:$name" ;;
+			differ_stderr_has suffix "exported: $name" || missing+=" exported:$name" ;;
 		*:FUNC:?* | *:OBJECT:?*)
-			grep -E -q -- "(patched|new|included): $(ere_escape "$name")( |\$)" "$ERRF" ||
-				missing+=" $name" ;;
+			differ_stderr_has word "patched: $name" ||
+				differ_stderr_has word "new: $name" ||
+				differ_stderr_has word "included: $name" || missing+=" $name" ;;
 		esac
-	done < <(readelf -sW "$OUT" 2>/dev/null |
-		sed 's/ \[<localentry>: [0-9]*\]//' | awk '$1 ~ /^[0-9]+:$/ { print $7, $4, $8 }')
+	done
 	[ -z "$missing" ] || why "no report line for:$missing"
 }
 

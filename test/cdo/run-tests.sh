@@ -162,9 +162,9 @@ fi
 cdo_compile() {
 	local src=$1 out=$2
 	shift 2
-	local dir base
-	dir=$(dirname "$src")
-	base=$(basename "$src")
+	local dir=. base=${src##*/}
+	# (dirname and basename, without their two processes)
+	[[ "$src" == */* ]] && dir=${src%/*} && dir=${dir:-/}
 	case "$out" in /*) ;; *) out=$PWD/$out ;; esac
 	(cd "$dir" && "${CC_RUN[@]}" "${KERNEL_CFLAGS[@]}" -I"$INC" -I. "${CASE_CFLAGS[@]}" \
 		"$@" -c "$base" -o "$out")
@@ -180,7 +180,8 @@ cdo_compile() {
 
 # case_setup NAME: work directory, expectations, flags, parent name
 case_setup() {
-	local name=$1 cf more
+	local name=$1 cf more line
+	objects_changed
 	CDIR=$CASES_DIR/$name
 	W=$OUT_ROOT/$name
 	LOG=$W/result.txt
@@ -204,12 +205,18 @@ case_setup() {
 	CASE_CFLAGS=()
 	for cf in "$CDIR/cflags" "$CDIR/cflags.$CDO_ARCH"; do
 		[ -f "$cf" ] || continue
-		more=()
-		read -r -a more < <(grep -v '^#' "$cf" | tr '\n' ' ')
-		CASE_CFLAGS+=("${more[@]}")
+		# the words of its lines that do not start with '#'
+		while IFS= read -r line || [ -n "$line" ]; do
+			[[ "$line" == '#'* ]] && continue
+			read -r -a more <<<"$line"
+			CASE_CFLAGS+=("${more[@]}")
+		done <"$cf"
 	done
 	OBJNAME=vmlinux
-	[ -f "$CDIR/objname" ] && OBJNAME=$(head -n 1 "$CDIR/objname")
+	if [ -f "$CDIR/objname" ]; then
+		OBJNAME=""
+		IFS= read -r OBJNAME <"$CDIR/objname" || :
+	fi
 	return 0
 }
 
@@ -284,6 +291,7 @@ case_inputs() {
 	fi
 	# the case may damage or replace the inputs
 	[ -f "$CDIR/mangle" ] || return 0
+	# shellcheck disable=SC2034,SC1091  # (CASEDIR is for the script, which is per case)
 	if ! (cd "$W" && CASEDIR=$CDIR && . "$CDIR/mangle") >"$W/mangle.log" 2>&1; then
 		{ echo "mangle script failed:"; cat "$W/mangle.log"; } >"$LOG"
 		return 1
@@ -325,10 +333,37 @@ case_differ() {
 	ERRF=$W/stderr.txt
 	printf '%q ' env "${ENV_UNSET[@]}" "${ENV_SET[@]}" "${cmd[@]}" >"$W/command.sh"
 	echo >>"$W/command.sh"
-	rm -f "$OUT"
+	# (rm only when there is something to remove: the case's work directory is new)
+	if [ -e "$OUT" ] || [ -L "$OUT" ]; then
+		rm -f "$OUT"
+	fi
 	(cd "$W" && timeout -k 5 "$TIMEOUT" env "${ENV_UNSET[@]}" "${ENV_SET[@]}" "${cmd[@]}") \
 		>"$W/stdout.txt" 2>"$ERRF"
 	RC=$?
+	objects_changed
+	mapfile -t DIFFER_STDERR <"$ERRF"
+}
+
+# output_listing_complains: reads the output with `readelf -aW`, its listing
+# kept for the assertions' readers (asserts.sh); 0 when readelf printed a
+# warning (a line on stderr)
+output_listing_complains() {
+	local complaints="" listing=$W/readelf-a.txt
+
+	readelf -aW "$OUT" >"$listing" 2>"$W/readelf-a.stderr"
+	object_listing_file "$OUT" "$listing"
+	read -r -d '' complaints <"$W/readelf-a.stderr"
+	[[ "$complaints" == *[!$'\n']* ]]
+}
+
+# differ_stderr_has_sanitizer_report: ASan's or UBSan's words on a line
+differ_stderr_has_sanitizer_report() {
+	local line
+	for line in "${DIFFER_STDERR[@]}"; do
+		[[ "$line" == *AddressSanitizer* || "$line" == *UndefinedBehaviorSanitizer* ||
+			"$line" == *"runtime error:"* ]] && return 0
+	done
+	return 1
 }
 
 # case_sane: what fails a run whatever the expectations say (a timeout, a
@@ -342,7 +377,7 @@ case_sane() {
 		echo "differ crashed (signal $((RC - 128)))" >>"$LOG"
 		ok=1
 	fi
-	if grep -E -q "AddressSanitizer|UndefinedBehaviorSanitizer|runtime error:" "$ERRF"; then
+	if differ_stderr_has_sanitizer_report; then
 		echo "sanitizer report on stderr" >>"$LOG"
 		ok=1
 	fi
@@ -351,9 +386,9 @@ case_sane() {
 	if [ ! -f "$OUT" ]; then
 		echo "exit 0 but no output object" >>"$LOG"
 		ok=1
-	elif readelf -aW "$OUT" 2>&1 >/dev/null | grep -q .; then
+	elif output_listing_complains; then
 		echo "readelf complains about the output:" >>"$LOG"
-		readelf -aW "$OUT" 2>&1 >/dev/null | head -5 >>"$LOG"
+		head -5 "$W/readelf-a.stderr" >>"$LOG"
 		ok=1
 	elif ! "$LD" -r -o "$W/relink.o" "$OUT" >"$W/relink.log" 2>&1; then
 		echo "ld -r rejects the output:" >>"$LOG"
@@ -370,7 +405,8 @@ case_expect() {
 		neg=0
 		if [[ "$line" == '!'* ]]; then
 			neg=1
-			line=$(sed -e 's/^![[:space:]]*//' <<<"$line")
+			line=${line#!}
+			line=${line#"${line%%[![:space:]]*}"}
 		fi
 		read -r -a words <<<"$line"
 		WHY=""
@@ -399,10 +435,20 @@ run_case() {
 	return $ok
 }
 
+# arches_list FILE: a line of FILE not starting with '#' has $CDO_ARCH as a
+# word (grep -w: not inside a longer run of letters, digits and _)
+arches_list() {
+	local line word_re="(^|[^[:alnum:]_])${CDO_ARCH}([^[:alnum:]_]|\$)"
+	while IFS= read -r line || [ -n "$line" ]; do
+		[[ "$line" != '#'* && "$line" =~ $word_re ]] && return 0
+	done <"$1"
+	return 1
+}
+
 # report_case NAME: runs it and reports it (the whole of result.txt on a
 # failure; with -v the differ's stderr too)
 report_case() {
-	local c=$1
+	local c=$1 detail
 
 	if [ ! -d "$CASES_DIR/$c" ]; then
 		fail "$c" "no such case"
@@ -410,14 +456,15 @@ report_case() {
 	fi
 	# a case whose `arches` file does not list this architecture tests
 	# something only the listed ones have (paravirt, IBT, ...)
-	if [ -f "$CASES_DIR/$c/arches" ] &&
-		! grep -v '^#' "$CASES_DIR/$c/arches" | grep -qw -- "$CDO_ARCH"; then
+	if [ -f "$CASES_DIR/$c/arches" ] && ! arches_list "$CASES_DIR/$c/arches"; then
 		skip "$c" "not on $CDO_ARCH (arches)"
 		return
 	fi
 	RC=
 	if run_case "$c"; then
-		pass "$c" "$([ "$COMPILE_ONLY" = 1 ] && echo compiled)"
+		detail=""
+		[ "$COMPILE_ONLY" = 1 ] && detail=compiled
+		pass "$c" "$detail"
 		[ "$VERBOSE" = 1 ] && [ -s "$W/result.txt" ] && sed 's/^/     /' "$W/result.txt"
 		return
 	fi
