@@ -91,7 +91,11 @@ progress_watch() {	# BUILD-PID: until it ends (or this run does)
 		fi
 	done
 }
-progress_start() { progress_watch "$1" & PROGRESS_PID=$!; }
+# (the watcher only reports: nothing failing in it may fail the build. Without
+# the ERR trap, which a subshell's failure turns into the whole run's (on_err),
+# a count cut short by progress_stop, its pipe's reader killed, ended a good
+# build with "wc -l ... exit 141")
+progress_start() { ( trap - ERR; set +e; progress_watch "$1" ) & PROGRESS_PID=$!; }
 progress_stop() {
 	[ -n "$PROGRESS_PID" ] || return 0
 	# (the watcher may have ended by itself; killed, it says 143)
