@@ -67,8 +67,10 @@ bool arch_line_only_bytes(const struct line_imm_insn *insn,
 		}
 		for (start = i >= insn->back_max ? i - insn->back_max : 0;
 		     !ok && start + insn->back_min <= i; start++)
+			/* (an immediate that ends before @i explains nothing,
+			 * and going back to it would never end) */
 			ok = insn->decode(a, b, len, start, &imm) &&
-			     is_line(ctx, &imm);
+			     imm.at <= i && i < imm.end && is_line(ctx, &imm);
 		if (!ok)
 			return false;
 		found++;

@@ -121,9 +121,35 @@ static bool s390_line_li(const unsigned char *a, const unsigned char *b,
 	return true;
 }
 
-/* the differing byte must be one of an lhi/lghi's imm16 */
+/*
+ * mvhi/mvghi d(b),imm16 (e5 4c / e5 48) at @i, how a sixth or later argument
+ * (ext4's __ext4_new_inode() line) is stored to the stack: a signed imm16 in
+ * the instruction's last two of six bytes.
+ */
+static bool s390_line_mvhi(const unsigned char *a, const unsigned char *b,
+			   size_t len, size_t start, struct line_imm *imm)
+{
+	if (start + 6 > len || a[start] != 0xe5 ||
+	    (a[start + 1] != 0x48 && a[start + 1] != 0x4c) ||
+	    memcmp(a + start, b + start, 4))
+		return false;
+	imm->at = start + 4;
+	imm->end = start + 6;
+	imm->a = (uint64_t)(int64_t)(int16_t)((a[start + 4] << 8) | a[start + 5]);
+	imm->b = (uint64_t)(int64_t)(int16_t)((b[start + 4] << 8) | b[start + 5]);
+	return true;
+}
+
+static bool s390_line_imm(const unsigned char *a, const unsigned char *b,
+			  size_t len, size_t start, struct line_imm *imm)
+{
+	return s390_line_li(a, b, len, start, imm) ||
+	       s390_line_mvhi(a, b, len, start, imm);
+}
+
+/* the differing byte must be one of an lhi/lghi's or mvhi/mvghi's imm16 */
 static const struct line_imm_insn s390_line_lis = {
-	.back_max = 3, .back_min = 2, .decode = s390_line_li,
+	.back_max = 5, .back_min = 2, .decode = s390_line_imm,
 };
 
 static bool s390_line_only_change(const unsigned char *a, const unsigned char *b,

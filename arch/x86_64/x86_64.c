@@ -153,25 +153,46 @@ static size_t mov_imm32_end(const unsigned char *a, const unsigned char *b,
 }
 
 /*
- * A mov whose imm32 (at @start) changed: line numbers are small, addresses
- * and masks are not.
+ * Is [i, i+@size) the immediate of a push whose opcode is equal in @a and
+ * @b: "push $imm32" (68 id) or "push $imm8" (6a ib), how a seventh or later
+ * argument (ext4's __ext4_new_inode() line) goes on the stack? Its end, or 0.
+ */
+static size_t push_imm_end(const unsigned char *a, const unsigned char *b,
+			   size_t len, size_t imm, size_t *size)
+{
+	if (imm < 1 || a[imm - 1] != b[imm - 1])
+		return 0;
+	*size = a[imm - 1] == 0x68 ? 4 : a[imm - 1] == 0x6a ? 1 : 0;
+	if (!*size || imm + *size > len)
+		return 0;
+	return imm + *size;
+}
+
+/*
+ * A mov or push whose immediate (at @start) changed: line numbers are
+ * small, addresses and masks are not (a push's imm8 is sign-extended: a
+ * line only up to 127).
  */
 static bool x86_line_mov(const unsigned char *a, const unsigned char *b,
 			 size_t len, size_t start, struct line_imm *imm)
 {
-	size_t end = mov_imm32_end(a, b, len, start);
+	size_t size = 4, end = mov_imm32_end(a, b, len, start);
 
+	if (!end)
+		end = push_imm_end(a, b, len, start, &size);
 	if (!end)
 		return false;
 	imm->at = start;
 	imm->end = end;
-	imm->a = target_get(false, a + start, 4);
-	imm->b = target_get(false, b + start, 4);
+	imm->a = target_get(false, a + start, size);
+	imm->b = target_get(false, b + start, size);
+	if (size == 1 && (imm->a > 127 || imm->b > 127))
+		return false;
 	return imm->a != imm->b && imm->a <= SOURCE_LINE_MAX &&
 	       imm->b <= SOURCE_LINE_MAX;
 }
 
-/* the differing byte must sit inside one mov's imm32 */
+/* the differing byte must sit inside one mov's or push's immediate */
 static const struct line_imm_insn x86_line_movs = {
 	.back_max = 3, .back_min = 0, .decode = x86_line_mov,
 };
