@@ -40,7 +40,7 @@ src=$OUT/build/kpatch-ng-$VERSION
 mkdir -p "$src"
 git -C "$TOP" ls-files -co --exclude-standard -z | (cd "$TOP" && xargs -0 cp --parents -t "$src")
 t0=$SECONDS
-if (cd "$src" && dpkg-buildpackage -us -uc -b) > "$OUT/dpkg-buildpackage.log" 2>&1 && [ -f "$OUT/build/$DEB" ]; then
+if (cd "$src" && dpkg-buildpackage -us -uc -b -J"$(nproc)") > "$OUT/dpkg-buildpackage.log" 2>&1 && [ -f "$OUT/build/$DEB" ]; then
 	pass dpkg-buildpackage "-us -uc -b: $DEB ($((SECONDS - t0)) s, $(stat -c %s "$OUT/build/$DEB") bytes)"
 else
 	fail dpkg-buildpackage "$(tail -n 5 "$OUT/dpkg-buildpackage.log" | paste -sd' ')"; result_summary; exit 1
