@@ -117,3 +117,18 @@ kp_lp_disable() {
 		kp_fail "$1" "echo 0 > $_kp_d/enabled: $_kp_out"
 	fi
 }
+
+# kp_sleeper: `sleep 1000` in the background ($S), returned once it is asleep
+# (state S: in nanosleep, the only wait a sleep has), at most 10 s: a task
+# that keeps a transition pending must be in the function first, and a fixed
+# half second was not always enough on a loaded TCG host
+kp_sleeper() {
+	sleep 1000 & S=$!
+	_kp_n=100
+	while [ $_kp_n -gt 0 ]; do
+		[ "$(cut -d' ' -f3 "/proc/$S/stat" 2>/dev/null)" = S ] && return 0
+		sleep 0.1
+		_kp_n=$((_kp_n - 1))
+	done
+	kp_info "sleeper $S not asleep after 10 s"
+}

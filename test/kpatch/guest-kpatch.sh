@@ -22,7 +22,6 @@ kp_out() {
 	_c=$1; shift
 	for _t in "$@"; do kp_contains "$_c-has-$(echo "$_t" | tr -c 'A-Za-z0-9_\n' '_')" "/tmp/$_c.out" "$_t"; done
 }
-sleeper() { sleep 1000 & S=$!; sleep 0.5; }
 
 # ---- load / list / info / unload on livepatch-cmdline
 kp_run list-empty 0 kpatch list
@@ -64,7 +63,7 @@ kp_check uninstall-gone sh -c "! [ -e /var/lib/kpatch/$KVER/livepatch-cmdline.ko
 # ---- a pending transition: a task asleep in hrtimer_nanosleep
 kp_run info-consistency 0 kpatch info /modules/livepatch-consistency.ko
 kp_out info-consistency "vmlinux:" "hrtimer_nanosleep"
-sleeper
+kp_sleeper
 kp_info "sleeper pid $S"
 kp_run wait-pending 1 kpatch load --wait 3 /modules/livepatch-consistency.ko
 kp_out wait-pending "$CONS_LP: patching transition pending for" "  $S sleep: unpatched" \
@@ -99,7 +98,7 @@ kp_check unload-after-forced-patching-gone sh -c "! [ -d /sys/module/$CONS_LP ]"
 
 # ---- a pending unpatching transition: a task asleep in the new function
 kp_run load-3 0 kpatch load /modules/livepatch-consistency.ko
-sleeper
+kp_sleeper
 kp_info "sleeper in the patched function: pid $S"
 kp_run unload-pending 1 kpatch unload --wait 2 livepatch-consistency
 kp_out unload-pending "$CONS_LP: unpatching transition pending for" "  $S sleep: patched" \
