@@ -48,7 +48,13 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-[ -d "$FIXES/patches" ] || { echo "stable: no fixes in $FIXES/patches (KPATCH_STABLE_FIXES)" >&2; exit 1; }
+# (a checkout without ../shared beside it, as a clone into a temporary
+# directory: the fixes are not there to run; said, and skipped as the corpus is)
+if [ ! -d "$FIXES/patches" ]; then
+	echo "SKIP stable-fixes: no fixes in $FIXES/patches (../shared beside the checkout, or KPATCH_STABLE_FIXES)"
+	echo "stable: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
 case $KERNEL in
 debian-6.1|6.1-vulnerable) ;;
 *) echo "stable: KERNEL=$KERNEL: the fixes are run on Debian's stock 6.1 kernel (debian-6.1) or on 6.1 with them reverted (6.1-vulnerable)" >&2; exit 2 ;;
