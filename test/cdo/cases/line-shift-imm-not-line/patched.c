@@ -1,5 +1,5 @@
 #include "kernel-stubs.h"
-#include "fs.h"
+#include "fs-line-args.h"
 /* a line added above */
 
 /* control: only its line moves */

@@ -1,5 +1,5 @@
 #include "kernel-stubs.h"
-#include "fs.h"
+#include "fs-line-args.h"
 
 void *get_inode(struct super_block *sb, unsigned long ino)
 {

@@ -1,5 +1,5 @@
 #include "kernel-stubs.h"
-#include "fs.h"
+#include "fs-line-args.h"
 /* two lines added above, as at the top of fs/ext4/super.c: every line
  * below moves down by two */
 
