@@ -5,6 +5,7 @@
 #
 #   kp_kpb NAME OUTDIR ARG...      kpatch-build -n NAME -o OUTDIR ARG... against the
 #                                  kernel: --kernel for a stock one, else its build
+#   kp_kernel_args                 those kernel options, in KP_KERNEL_ARGS
 #   kp_run_check FILE KO           a test's .check: bash FILE KO KCONFIG
 #   kp_run_build_script FILE DIR   a test's build-script: bash FILE DIR
 #   kp_tree_module PATH            a module by its path in the kernel's build tree
@@ -14,14 +15,18 @@
 KPB=$ROOT/kpatch-build/kpatch-build
 KP_CHECK_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/checklib.sh
 
+# KP_KERNEL_ARGS: kpatch-build's options naming the kernel: --kernel for a
+# stock one (kpatch-build finds all by itself), else its source, config, vmlinux
+kp_kernel_args() {
+	if [ -n "${KSTOCK:-}" ]; then KP_KERNEL_ARGS=(--kernel "$KSTOCK")
+	else KP_KERNEL_ARGS=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX"); fi
+}
+
 kp_kpb() {
 	local name=$1 dir=$2; shift 2
 	# an empty CC: kpatch-build's default compiler, ${CROSS_COMPILE}gcc
-	if [ -n "${KSTOCK:-}" ]; then	# a stock kernel: kpatch-build finds all by itself
-		"$KPB" --kernel "$KSTOCK" -o "$dir" -n "$name" "$@"
-		return
-	fi
-	"$KPB" -s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX" -o "$dir" -n "$name" "$@"
+	kp_kernel_args
+	"$KPB" "${KP_KERNEL_ARGS[@]}" -o "$dir" -n "$name" "$@"
 }
 
 # the kernel's variables a test's own scripts read (print-env sets, not exports them)

@@ -30,8 +30,10 @@ env_out=$("$top/integration/kernel-cache.sh" --no-build --print-env 2>/dev/null)
 	exit
 }
 eval "$env_out"
-if [ -n "${KSTOCK:-}" ]; then kpb_kernel=(--kernel "$KSTOCK")
-else kpb_kernel=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX"); fi
+ROOT=$top
+# shellcheck source=integration/lib/build.sh
+. "$top/integration/lib/build.sh"
+kp_kernel_args
 rm -rf "$work"; mkdir -p "$work"
 for f in "${files[@]}"; do
 	[ -e "$KSRC/$f" ] || continue
@@ -40,7 +42,7 @@ for f in "${files[@]}"; do
 	cp "$KSRC/$f" "$work/a/$f"
 	{ echo; echo; cat "$KSRC/$f"; } > "$work/b/$f"
 	(cd "$work" && diff -u "a/$f" "b/$f" > "$n.patch")
-	"$top/kpatch-build/kpatch-build" "${kpb_kernel[@]}" \
+	"$top/kpatch-build/kpatch-build" "${KP_KERNEL_ARGS[@]}" \
 		-n "ls-$n" -o "$work/out" "$work/$n.patch" > "$work/$n.log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] && grep -q "diffing ${f%.c}.o: no function changed" "$work/$n.log"; then

@@ -19,17 +19,19 @@ KPATCH=$TOP/kpatch/kpatch
 
 kenv=$("$TOP/integration/kernel-cache.sh" --print-env) || { echo "kpatch-guest: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
 eval "$kenv"
-# the kernel's pieces: Debian's stock kernel by its release (KERNEL=debian-6.1,
+# the kernel's options: Debian's stock kernel by its release (KERNEL=debian-6.1,
 # make check), a reference kernel by its source, config and vmlinux
-if [ -n "${KSTOCK:-}" ]; then KPB_KERNEL=(--kernel "$KSTOCK")
-else KPB_KERNEL=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX"); fi
+ROOT=$TOP
+# shellcheck source=integration/lib/build.sh
+. "$ROOT/integration/lib/build.sh"
+kp_kernel_args
 make -C "$TOP" -s all >/dev/null
 rm -rf "$OUT"
 result_init kpatch-guest "$OUT"
 
 # the two modules, built by kpatch-build against the reference kernel
 build() {	# NAME PATCH
-	if "$TOP/kpatch-build/kpatch-build" "${KPB_KERNEL[@]}" -o "$OUT" -n "$1" "$2" > "$OUT/build-$1.log" 2>&1; then
+	if "$TOP/kpatch-build/kpatch-build" "${KP_KERNEL_ARGS[@]}" -o "$OUT" -n "$1" "$2" > "$OUT/build-$1.log" 2>&1; then
 		pass "build-$1" "kpatch-build livepatch-$1.ko"
 	else
 		fail "build-$1" "kpatch-build livepatch-$1.ko: $(tail -n 3 "$OUT/build-$1.log" | paste -sd' ')"
@@ -48,12 +50,12 @@ for s in sh dash bash; do
 done
 for sh in dash bash "busybox sh"; do
 	# shellcheck disable=SC2086  # "busybox sh" is a command line
-	out=$($sh "$KPATCH" info "$OUT/livepatch-consistency.ko" 2>&1) || true
-	if grep -q '^  vmlinux:$' <<<"$out" && grep -q '^    hrtimer_nanosleep$' <<<"$out" &&
-		grep -q '^name: *livepatch_consistency$' <<<"$out"; then
+	info_out=$($sh "$KPATCH" info "$OUT/livepatch-consistency.ko" 2>&1) || true
+	if grep -q '^  vmlinux:$' <<<"$info_out" && grep -q '^    hrtimer_nanosleep$' <<<"$info_out" &&
+		grep -q '^name: *livepatch_consistency$' <<<"$info_out"; then
 		pass "info-${sh// /-}" "$sh: kpatch info names vmlinux: hrtimer_nanosleep"
 	else
-		fail "info-${sh// /-}" "$sh: kpatch info: $(paste -sd'|' <<<"$out")"
+		fail "info-${sh// /-}" "$sh: kpatch info: $(paste -sd'|' <<<"$info_out")"
 	fi
 done
 # the functions `kpatch info` decodes (od + awk) are those readelf shows in the

@@ -101,17 +101,19 @@ done
 # ---- the demo patch, built with the installed tools from another directory
 kenv=$("$TOP/integration/kernel-cache.sh" --print-env) || { echo "package: the kernel (integration/kernel-cache.sh) is not available" >&2; exit 1; }
 eval "$kenv"
-# the kernel's pieces: Debian's stock kernel by its release (KERNEL=debian-6.1,
+# the kernel's options: Debian's stock kernel by its release (KERNEL=debian-6.1,
 # make check), a reference kernel by its source, config and vmlinux
-if [ -n "${KSTOCK:-}" ]; then KPB_KERNEL=(--kernel "$KSTOCK")
-else KPB_KERNEL=(-s "$KSRC" -c "$KCONFIG" -v "$KVMLINUX"); fi
+ROOT=$TOP
+# shellcheck source=integration/lib/build.sh
+. "$ROOT/integration/lib/build.sh"
+kp_kernel_args
 work=$(mktemp -d /tmp/kpatch-ng-installed.XXXXXX)
 cp "$TOP/examples/cmdline.patch" "$work/"
 t0=$SECONDS
 # (the run's PID names its log, NAME-DATE-PID.log: env and kpatch-build are exec'd
 # in this subshell; another run of the same name may be going on beside it)
 if (cd "$work" && echo "$BASHPID" > "$work/pid" && exec env -i HOME="$HOME" PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	KPATCH_CACHE="$KPATCH_CACHE" kpatch-build "${KPB_KERNEL[@]}" -n cmdline cmdline.patch) \
+	KPATCH_CACHE="$KPATCH_CACHE" kpatch-build "${KP_KERNEL_ARGS[@]}" -n cmdline cmdline.patch) \
 	> "$OUT/kpatch-build.log" 2>&1 &&
 	[ -f "$work/livepatch-cmdline.ko" ]; then
 	pass installed-build "kpatch-build in $work: livepatch-cmdline.ko ($((SECONDS - t0)) s)"
