@@ -17,6 +17,12 @@ BEGIN { FS = "\t" }
 }
 $1 == "step" { nstep++; step_name[nstep] = $2; step_ms[nstep] = $3; step_cached[nstep] = $4; next }
 $1 == "warning" { warnings[++nwarn] = $2; next }
+$1 == "header" {	# the header filter: headers, its counts, the kept, mode, why
+	nhdr++; hdr_files[nhdr] = $2; hdr_textual[nhdr] = $3; hdr_compiled[nhdr] = $4
+	hdr_cand[nhdr] = $5; hdr_vml[nhdr] = $6; hdr_mods[nhdr] = $7; hdr_est[nhdr] = $8
+	hdr_kept[nhdr] = $9; hdr_mode[nhdr] = $10; hdr_why[nhdr] = $11
+	next
+}
 $1 == "obj" {
 	o = $2; objs[++nobj] = o; obj_parent[o] = $3
 	obj_result[o] = $4 == 0 ? "changed" : $4 == 3 ? "unchanged" : $4 == 2 ? "refused" : "error"

@@ -78,6 +78,11 @@ END {
 		printf "%s\n    { \"symbol\": %s, \"object\": %s, \"sympos\": %d, \"from_object\": %s }", (i > 1 ? "," : ""), js(klp_sym[key]), js(klp_obj[key]), klp_pos[key], js(klp_from[key])
 	}
 	printf "%s],\n", nklpall ? "\n  " : ""
+	printf "  \"header_filter\": ["
+	for (i = 1; i <= nhdr; i++)
+		printf "%s\n    { \"headers\": %s, \"textual_includers\": %d, \"compiled_includers\": %d, \"candidates\": %d, \"candidates_vmlinux\": %d, \"candidates_modules\": %d, \"estimate_seconds\": %d, \"kept\": %d, \"identifier_step\": %s, \"full_filter_why\": %s }", \
+			(i > 1 ? "," : ""), js(hdr_files[i]), hdr_textual[i], hdr_compiled[i], hdr_cand[i], hdr_vml[i], hdr_mods[i], hdr_est[i], hdr_kept[i], (hdr_mode[i] == "fast" ? "true" : "false"), (hdr_mode[i] == "fast" ? "null" : js(hdr_why[i]))
+	printf "%s],\n", nhdr ? "\n  " : ""
 	printf "  \"refusals\": ["
 	for (i = 1; i <= nrefusal; i++)
 		printf "%s\n    { \"object\": %s, \"symbol\": %s, \"reason\": %s }", (i > 1 ? "," : ""), jsn(ref_obj[i]), jsn(ref_sym[i]), js(ref_why[i])

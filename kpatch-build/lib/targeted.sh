@@ -10,7 +10,8 @@
 # file's own object, where the -dbg package's units compile it (stock.sh); for a
 # header (or a .c file other sources #include), every compiled source that
 # includes it, textually, through any chain of headers (the include index of the
-# tree, made once per source). The preprocessor's dependency lists of the objects
+# tree, made once per source), cut by the header filter (header-filter.sh) to
+# those that can change. The preprocessor's dependency lists of the objects
 # built then confirm which ones really include it (find_affected). Each rebuilt
 # original is held to the shipped binary (binary_match: once the differ has named
 # the changed functions, before a module is built).
@@ -95,13 +96,14 @@ targeted_include_index() {
 	info "include index: $(wc -l < "$idx") #include lines ($((SECONDS - t0))s)"
 }
 
-# every file of the tree that includes one of the files $1 (space separated),
-# directly or through other files: the textual include closure. Files of
+# every file of the tree that includes one of the files $1 (space separated)
+# or of file $2 (one a line), directly or through other files: the textual
+# include closure (not the files it starts from). Files of
 # another architecture (arch/sh/include/asm/elf.h includes linux/utsname.h, and
 # every "asm/elf.h" would match it) and of the build tools are never part of
 # this kernel's compiles, so the closure does not go through them.
 targeted_includers() {
-	awk -F'\t' -v start="$1" -v karch="$KB_KARCH" '
+	awk -F'\t' -v start="$1" -v startfile="${2:-}" -v karch="$KB_KARCH" '
 	function foreign(f) {
 		return (f ~ /^arch\// && index(f, "arch/" karch "/") != 1) || f ~ /^(tools|scripts|Documentation|usr)\//
 	}
@@ -115,7 +117,9 @@ targeted_includers() {
 		for (i = 2; i <= n; i++) if (!(a[i] in seen) && !foreign(a[i])) { seen[a[i]] = 1; queue[++qn] = a[i] }
 	}
 	END {
-		qn = split(start, queue, " "); ns = qn
+		qn = split(start, queue, " ")
+		if (startfile != "") while ((getline l < startfile) > 0) if (l != "") queue[++qn] = l
+		ns = qn
 		for (i = 1; i <= qn; i++) seen[queue[i]] = 1
 		for (qi = 1; qi <= qn; qi++) {
 			t = queue[qi]
@@ -165,6 +169,7 @@ targeted_targets() {
 		targeted_parents "$SCRATCH/includers" > "$SCRATCH/targets.incl"
 		n=$(wc -l < "$SCRATCH/targets.incl")
 		info "$(wc -l < "$SCRATCH/includers") source file(s) include them textually, $n of them compiled in $STOCK_RELEASE ($((SECONDS - t0))s)"
+		HF_HEADERS=("${incl[@]}")
 		[ "$n" -eq 0 ] || [ "${KPB_HEADER_FILTER:-1}" = 0 ] || targeted_header_filter
 		cat "$SCRATCH/targets.incl" >> "$SCRATCH/targets"
 	fi
@@ -173,157 +178,6 @@ targeted_targets() {
 	stock_fetch_modules "$SCRATCH/module-srcs"
 	# source -> object
 	sort -u "$SCRATCH/targets" | awk '{ o = $1; sub(/\.c$/, ".o", o); print o, $1, $2 }' > "$SCRATCH/targets.obj"
-}
-
-# ---------------------------------------------------------------- header filter
-# Most objects that include a patched header cannot change: they do not use
-# what the patch changes. Each one's unit is preprocessed (its own compile
-# command with -E: kbuild's .i target, replayed) from the original source and
-# from the patched overlay, and kpatch-pp-compare reads the two: the same text
-# (line markers and white space aside), or differing only in static functions
-# nothing else in the unit names (a patched inline the .c does not call, a new
-# helper), cannot make another object; anything else keeps the object. Only
-# the kept ones are built, twice. KPB_HEADER_FILTER=0 builds them all.
-
-# the preprocessing command kbuild saved for object $1 (its .i target)
-targeted_pp_cmd() {
-	local i=${1%.o}.i
-	cmd_file_of "$i" "$OBJ"
-	kbuild_saved_cmd "$CMD_FILE" "$i"
-}
-
-# the job script that preprocesses object $1 (job $2) on both sides and compares
-targeted_pp_job() {
-	local o=$1 n=$2 cmd ocmd pcmd strict='' PP
-	PP=$(printf %q "$SCRATCH/pp")
-	cmd=$(targeted_pp_cmd "$o")
-	# (no dependency list: the command writes nothing into the cached tree)
-	ocmd=$(sed -E 's/ -Wp,-MM?D,[^ ]+//' <<< "$cmd")
-	case $ocmd in
-	*" -E "*" -o ${o%.o}.i "*) ;;
-	*) echo "echo '$o: no preprocessing command of the expected form in its .i.cmd' > $PP/$n.res"; return ;;
-	esac
-	ocmd=${ocmd/" -o ${o%.o}.i "/" -o $PP/$n.orig.i "}
-	pcmd=${ocmd//"$SRCDIR/"/"$OVL/"}
-	pcmd=${pcmd/" -o $PP/$n.orig.i "/" -o $PP/$n.new.i "}
-	# flags that keep unused static functions: only identical units are the same
-	case " $cmd " in
-	*" -O0 "*|*" -fkeep-static-functions "*|*" -fkeep-inline-functions "*|*" -fno-toplevel-reorder "*|*" -fno-unit-at-a-time "*)
-		strict=--strict ;;
-	esac
-	cat <<-EOF
-	cd $(printf %q "$OBJ") || exit 0
-	if [ ! -f $PP/$n.orig.i ] && ! { $ocmd; } > $PP/$n.log 2>&1; then
-		echo "$o: preprocessing the original failed" > $PP/$n.res; exit 0
-	fi
-	if ! { $pcmd; } >> $PP/$n.log 2>&1; then
-		rm -f $PP/$n.orig.i; echo "$o: preprocessing the patched source failed" > $PP/$n.res; exit 0
-	fi
-	r=\$($(printf %q "$PP_COMPARE") $strict $PP/$n.orig.i $PP/$n.new.i 2>> $PP/$n.log); rc=\$?
-	rm -f $PP/$n.orig.i $PP/$n.new.i
-	echo "\$rc $o \$r" > $PP/$n.res.tmp && mv $PP/$n.res.tmp $PP/$n.res
-	EOF
-}
-
-# cut $SCRATCH/targets.incl ("<source> <parent>") to the objects that may change
-targeted_header_filter() {
-	local PP=$SCRATCH/pp t0=$SECONDS s p o n=0 nocmd=() rc total made=
-	PP_COMPARE=$(find_tool kpatch-pp-compare) || fail "kpatch-pp-compare not found (run 'make' in the kpatch-ng tree)"
-	rm -rf "$PP"; mkdir -p "$PP/jobs" || fail "cannot create $PP"
-	# the changed .c files' own objects are built anyway (the first file of each
-	# awk below may be empty: FILENAME, not NR == FNR, tells which one is read)
-	[ -f "$SCRATCH/targets.src" ] || : > "$SCRATCH/targets.src"
-	awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$SCRATCH/targets.incl" > "$PP/candidates"
-	total=$(wc -l < "$PP/candidates")
-	[ "$total" -gt 0 ] || return 0
-	step "preprocessing the $total object(s) that include ${incl[*]}, original and patched (-j$JOBS)"
-	# kbuild's .i targets give each object its preprocessing command, once per
-	# cache entry: they write the tree (alone, as building does)
-	while read -r s p; do
-		o=${s%.c}.o
-		[ -n "$(targeted_pp_cmd "$o")" ] || nocmd+=("$o")
-	done < "$PP/candidates"
-	if [ ${#nocmd[@]} -gt 0 ] && [ "$LOCK_MODE" = -s ]; then
-		lock_wait -x; LOCK_MODE=-x
-	fi
-	: > "$PP/results"
-	while read -r s p; do
-		o=${s%.c}.o n=$((n + 1))
-		echo "$PP/$n.res" >> "$PP/results"
-		echo "$n $o" >> "$PP/jobs/index"
-	done < "$PP/candidates"
-	# the objects without a .i command are made by kbuild a hundred at a time
-	# (each made .i is the original side of its job: the disk holds a hundred)
-	printf '%s\n' ${nocmd[@]+"${nocmd[@]}"} | awk 'FILENAME == ARGV[1] { job[$2] = $1; next } ($1 in job) { print job[$1], $1 }' \
-		"$PP/jobs/index" - | split -l 100 - "$PP/batch."
-	awk '{ print $1 }' "$PP/jobs/index" > "$PP/all"
-	targeted_pp_run "$PP" &
-	BUILD_PID=$!
-	PROGRESS_WHAT=preprocessing PROGRESS_CMDS=$PP/results progress_start "$BUILD_PID"
-	rc=0; wait $BUILD_PID || rc=$?
-	BUILD_PID=
-	progress_stop
-	[ ${#nocmd[@]} -eq 0 ] || made=${#nocmd[@]}
-	[ "$LOCK_MODE" = -s ] || { flock -s "$LOCK_FD"; LOCK_MODE=-s; }
-	targeted_pp_verdicts "$PP" "$total" "$rc" "$t0" "$made"
-}
-
-# the preprocessing jobs of $1 (the header filter's directory), in the background
-targeted_pp_run() {
-	local PP=$1 b i o is
-	for b in "$PP"/batch.*; do
-		[ -e "$b" ] || continue
-		# (-k: an object kbuild cannot preprocess keeps its place, unfiltered)
-		mapfile -t is < <(awk '{ o = $2; sub(/\.o$/, ".i", o); print o }' "$b")
-		targeted_make -j"$JOBS" -k "${is[@]}" || true
-		while read -r i o; do
-			[ ! -f "$OBJ/${o%.o}.i" ] || mv -f "$OBJ/${o%.o}.i" "$PP/$i.orig.i" || true
-			if [ -n "$(targeted_pp_cmd "$o")" ]; then
-				targeted_pp_job "$o" "$i" > "$PP/jobs/$i.sh" && echo "$PP/jobs/$i.sh"
-			else
-				echo "$o: kbuild made no preprocessing command (log $ORIG/build.log)" > "$PP/$i.res"
-			fi
-		done < "$b" | xargs -r -n 1 -P "$JOBS" sh || true
-	done
-	# the others (their .i commands cached)
-	while read -r i o; do
-		[ -f "$PP/$i.res" ] || [ -f "$PP/jobs/$i.sh" ] || { targeted_pp_job "$o" "$i" > "$PP/jobs/$i.sh" && echo "$PP/jobs/$i.sh"; }
-	done < "$PP/jobs/index" | xargs -r -n 1 -P "$JOBS" sh || true
-}
-
-# the header filter's verdicts in $1 ($2 includers, preprocessing status $3,
-# started at $4, $5 .i commands made by kbuild): the objects that may change
-# stay in targets.incl
-targeted_pp_verdicts() {
-	local PP=$1 total=$2 rc=$3 t0=$4 made=$5 kept
-	# the verdicts: "0 OBJECT same: ..." sets the object aside, anything else keeps it
-	# (kpatch-pp-compare exits 0 same, 1 may change or out of memory, 2 bad input)
-	{ echo "---- header filter: the objects that include ${incl[*]} ----"; xargs -a "$PP/results" cat 2>/dev/null || true; } >> "$LOG"
-	xargs -a "$PP/results" cat 2>/dev/null | awk '$1 == 0 && $3 == "same:" { print $2 }' > "$PP/same" || true
-	awk 'FILENAME == ARGV[1] { same[$1] = 1; next } { o = $1; sub(/\.c$/, ".o", o) } !(o in same)' \
-		"$PP/same" "$SCRATCH/targets.incl" > "$PP/kept"
-	kept=$(awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$PP/kept" | wc -l)
-	info "$total includers, $(xargs -a "$PP/results" cat 2>/dev/null | awk '$1 == 0 || $1 == 1' | wc -l) preprocessed, $kept may change ($((SECONDS - t0))s${made:+, $made .i command(s) made by kbuild})"
-	[ "$rc" -eq 0 ] || warn "preprocessing the includers ended with status $rc: the objects without a verdict are kept (log $LOG)"
-	if [ "$kept" -eq 0 ] && [ ! -s "$SCRATCH/targets.src" ]; then
-		fail "none of the $total objects that include ${incl[*]} can change with this patch: it changes nothing they use (the verdicts are in $LOG)"
-	fi
-	mv -f "$PP/kept" "$SCRATCH/targets.incl"
-}
-
-# every kept object built from a filtered header: its .i command must be its
-# compile command with -E for -c (else the filter read another unit)
-targeted_pp_check() {
-	local o a b
-	[ -s "$SCRATCH/pp/same" ] || [ -s "$SCRATCH/pp/all" ] || return 0
-	while read -r o; do
-		[ -n "$(targeted_pp_cmd "$o")" ] || continue
-		# shellcheck disable=SC2001  # (one command line)
-		a=$(obj_cmd "$o" | sed -e 's/ ; .*//' -e 's/ -Wp,-MM\{0,1\}D,[^ ]*//' -e "s| -c -o $o | -o OUT |" -e 's/ *$//' | tr -s ' ')
-		b=$(targeted_pp_cmd "$o" | sed -e 's/ -Wp,-MM\{0,1\}D,[^ ]*//' -e 's/ -E / /' -e "s| -o ${o%.o}.i | -o OUT |" -e 's/ *$//' | tr -s ' ')
-		[ "$a" = "$b" ] ||
-			fail "$o: its preprocessing command (.${o##*/}.i.cmd) is not its compile command with -E; the header filter cannot be trusted for this tree: rerun with KPB_HEADER_FILTER=0 (compile: $a; preprocess: $b)"
-	done < <(awk '{ print $1 }' "$SCRATCH/targets.obj")
 }
 
 # build the original objects the patch may change (kbuild single targets)

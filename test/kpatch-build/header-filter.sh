@@ -6,12 +6,17 @@
 #
 # On Debian's stock 6.1 kernel, already cached (KPATCH_CACHE: its packages
 # unpacked and its source; otherwise every check is skipped, saying why), three
-# patches to fs/proc/internal.h (25 includers), each built with --kernel:
+# patches to fs/proc/internal.h (25 includers), each built with --kernel and
+# KPB_HEADER_FILTER=check (the identifier step's candidates held to pp-compare's
+# verdicts on every includer: the run fails if pp-compare keeps one it set aside):
 #   inline  a static inline's body changes: the objects whose .c calls it are
-#           kept, and some of those that do not are set aside; the module builds;
+#           kept, and some of those that do not are set aside, by the identifier
+#           step already; the module builds;
 #   macro   a macro's value changes: every object whose .c expands it is kept;
-#   struct  a structure gains a member: every includer is kept.
-# The verdicts are read from the run's log ("RC OBJECT same|may change: ...").
+#   struct  a structure gains a member: every includer that reaches it (names
+#           struct proc_inode or a definition that uses it) is kept.
+# The verdicts are read from the run's log ("RC OBJECT same|may change: ...",
+# "ident OBJECT (PARENT) set aside: ...").
 # Warm (the objects and .i commands cached): about 2 minutes.
 set -Eeuo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -64,13 +69,14 @@ mkpatch() {
 build() {
 	local log
 	RC=0
-	"$KPB" --kernel "$REL" -n "hf-$1" -o "$OUT" "$OUT/$1.patch" > "$OUT/$1.log" 2>&1 || RC=$?
+	KPB_HEADER_FILTER=check "$KPB" --kernel "$REL" -n "hf-$1" -o "$OUT" "$OUT/$1.patch" > "$OUT/$1.log" 2>&1 || RC=$?
 	log=$(find "$CACHE/kpatch-build/logs" -name "hf-$1-*.log" -newer "$OUT/$1.patch" -printf '%T@ %p\n' 2>/dev/null |
 		sort -rn | head -n1 | cut -d' ' -f2-)
 	if [ -n "$log" ]; then
 		grep -E '^[0-9]+ [^ ]+\.o (same|may change):' "$log" > "$OUT/$1.verdicts" || true
+		grep -E '^ident [^ ]+\.o .* set aside' "$log" | awk '{ print $2 }' > "$OUT/$1.ident" || true
 	else
-		: > "$OUT/$1.verdicts"
+		: > "$OUT/$1.verdicts"; : > "$OUT/$1.ident"
 	fi
 }
 
@@ -82,9 +88,17 @@ users() {
 	done
 }
 kept() { awk '$1 != 0 { print $2 }' "$OUT/$1.verdicts"; }
-# what the run then built: K of its "N includers, M preprocessed, K may change"
+# what the run then built: K of its "N candidate(s), M preprocessed, K may change"
 built() { sed -n 's/.* preprocessed, \([0-9]*\) may change.*/\1/p' "$OUT/$1.log" | head -n1; }
 dropped() { awk '$1 == 0 { print $2 }' "$OUT/$1.verdicts"; }
+# check_same CASE: the identifier step's set and the full filter's agreed
+check_same() {
+	if grep -qE 'header filter check: (the identifier step and the full filter keep the same|the full filter keeps .* whose units name none of the changed identifiers)' "$OUT/$1.log"; then
+		pass "$1/check" "$(grep -m1 -o 'header filter check: .*' "$OUT/$1.log" | cut -c1-200); $(wc -l < "$OUT/$1.ident") set aside by the identifier step"
+	else
+		fail "$1/check" "no agreement line of KPB_HEADER_FILTER=check (exit $RC)" "$OUT/$1.log"
+	fi
+}
 
 # check_users CASE WORD: every includer whose .c names WORD is kept
 check_users() {
@@ -118,6 +132,13 @@ else
 	else
 		fail inline "no includer set aside: all $n kept" "$OUT/inline.verdicts"
 	fi
+	# the identifier step alone: the includers that never name is_empty_pde
+	check_same inline
+	if [ -s "$OUT/inline.ident" ] && ! grep -qwf "$OUT/inline.ident" <(users is_empty_pde inline); then
+		pass inline/ident "set aside before preprocessing: $(head -n3 "$OUT/inline.ident" | paste -sd' ')"
+	else
+		fail inline/ident "the identifier step set aside none, or one whose .c calls is_empty_pde" "$OUT/inline.log"
+	fi
 	if [ "$RC" -eq 0 ] && grep -q 'is_empty_pde\|function(s) changed' "$OUT/inline.log"; then
 		pass inline/build "$(grep -m1 'includers,' "$OUT/inline.log" | sed 's/^kpatch-build: \[[ 0-9.]*s\] *//')"
 	else
@@ -132,6 +153,7 @@ if [ ! -s "$OUT/macro.verdicts" ]; then
 	fail macro "no verdicts of the header filter (exit $RC)" "$OUT/macro.log"
 else
 	check_users macro PROC_NUMBUF
+	check_same macro
 fi
 
 # 3. a structure every includer sees
@@ -141,9 +163,10 @@ n=$(wc -l < "$OUT/struct.verdicts")
 if [ "$n" -eq 0 ]; then
 	fail struct "no verdicts of the header filter (exit $RC)" "$OUT/struct.log"
 elif [ "$(dropped struct | wc -l)" -eq 0 ] && [ "$(built struct)" = "$n" ]; then
-	pass struct "all $n includers kept and built"
+	pass struct "all $n candidates (the includers that reach struct proc_inode) kept and built"
+	check_same struct
 else
-	fail struct "set aside though struct proc_inode changes: $(dropped struct | paste -sd' '); built $(built struct) of $n" "$OUT/struct.log"
+	fail struct "set aside by pp-compare though struct proc_inode changes: $(dropped struct | paste -sd' '); built $(built struct) of $n" "$OUT/struct.log"
 fi
 
 result_summary
