@@ -4,9 +4,9 @@
 # template or original object, only the release's .deb files (hard links to the
 # ones in $KPATCH_CACHE, so no 1 GB download; fetched there first when missing).
 # Two of those are spoiled first, as a full disk or a killed apt leaves them:
-# the image package cut short (its size is not apt's) and the headers' -common
+# the headers package cut short (its size is not apt's) and the linux-kbuild
 # package with one byte changed (its SHA256 is not apt's); each must be named in
-# one line and downloaded again. Then the demo must pass: /proc/cmdline before,
+# one line and downloaded again (the two smallest: the download is not the test). Then the demo must pass: /proc/cmdline before,
 # patched and after unloading, in Debian's own vmlinuz under qemu.
 # Output: test/out/demo-fresh/ (the demo's transcript, its module and logs).
 # Each check through test/lib/result.sh; last line "demo-fresh: N passed, N failed, N skipped".
@@ -40,18 +40,18 @@ for f in "$CACHE/debian/debs/"*.deb; do
 	ln "$f" "$FRESH/debian/debs/" && n=$((n + 1))
 done
 # spoiled copies (new files: the shared cache's stay intact)
-image=$(compgen -G "$FRESH/debian/debs/linux-image-${KSTOCK}_${KSTOCK_VERSION/:/%3a}_*.deb" | head -n 1)
-common=$(compgen -G "$FRESH/debian/debs/linux-headers-*-common_${KSTOCK_VERSION/:/%3a}_*.deb" | head -n 1)
-if [ -z "$image" ] || [ -z "$common" ]; then
-	fail fresh-cache "the image or headers-common package of $KSTOCK is not in $CACHE/debian/debs"
+cut=$(compgen -G "$FRESH/debian/debs/linux-headers-${KSTOCK}_${KSTOCK_VERSION/:/%3a}_*.deb" | head -n 1)
+damaged=$(compgen -G "$FRESH/debian/debs/linux-kbuild-${KBASE}_${KSTOCK_VERSION/:/%3a}_*.deb" | head -n 1)
+if [ -z "$cut" ] || [ -z "$damaged" ]; then
+	fail fresh-cache "the headers or linux-kbuild package of $KSTOCK is not in $CACHE/debian/debs"
 	result_summary; exit 1
 fi
 # (DEMO_FRESH_SPOIL=0: none spoiled, the empty cache alone)
 if [ "${DEMO_FRESH_SPOIL:-1}" = 1 ]; then
-	head -c 300000 "$image" > "$image.cut" && rm "$image" && mv "$image.cut" "$image"
-	cp "$common" "$common.bad" && printf 'X' | dd of="$common.bad" bs=1 seek=2000 conv=notrunc status=none &&
-		rm "$common" && mv "$common.bad" "$common"
-	pass fresh-cache "$n .deb files linked into $FRESH, nothing else; $(basename "$image") cut to 300,000 bytes, one byte of $(basename "$common") changed"
+	head -c 300000 "$cut" > "$cut.cut" && rm "$cut" && mv "$cut.cut" "$cut"
+	cp "$damaged" "$damaged.bad" && printf 'X' | dd of="$damaged.bad" bs=1 seek=2000 conv=notrunc status=none &&
+		rm "$damaged" && mv "$damaged.bad" "$damaged"
+	pass fresh-cache "$n .deb files linked into $FRESH, nothing else; $(basename "$cut") cut to 300,000 bytes, one byte of $(basename "$damaged") changed"
 else
 	pass fresh-cache "$n .deb files linked into $FRESH, nothing else"
 fi
@@ -79,8 +79,8 @@ else
 	fail release-moved "no line naming the new release $KSTOCK beside the cached $KBASE.0-0-amd64" "$OUT/demo.log"
 fi
 # the spoiled packages: one line each, and downloaded again
-[ "${DEMO_FRESH_SPOIL:-1}" = 1 ] || { image=; common=; }
-for f in ${image:+"$image"} ${common:+"$common"}; do
+[ "${DEMO_FRESH_SPOIL:-1}" = 1 ] || { cut=; damaged=; }
+for f in ${cut:+"$cut"} ${damaged:+"$damaged"}; do
 	b=$(basename "$f")
 	if grep -qE "cached $b (is [0-9]+ bytes, apt's index says [0-9]+ \(cut short\?\)|does not have the SHA256 apt's index gives \(damaged\?\)): downloading it again" "$OUT/demo.log"; then
 		pass "redownload-${b%%_*}" "$(grep -m1 -o "cached $b.*" "$OUT/demo.log")"
