@@ -93,7 +93,10 @@ hf_ident_step() {
 	IDENT=$(find_tool kpatch-ident) || { HF_WHY="kpatch-ident not found"; return 1; }
 	hf_ident_index || { HF_WHY="the identifier index of $SRCDIR could not be built (log $LOG)"; return 1; }
 	hf_named || return 1
-	awk '{ print $1 }' "$PP/named" | sort -u > "$PP/naming"
+	# (another architecture's files and the build tools' are never compiled
+	# here: through their "asm/..." names they would reach every unit)
+	awk -v karch="$KB_KARCH" '!(($1 ~ /^arch\// && index($1, "arch/" karch "/") != 1) || $1 ~ /^(tools|scripts|Documentation|usr)\//) { print $1 }' \
+		"$PP/named" | sort -u > "$PP/naming"
 	# the files that name one, and every file that includes one of them
 	{ cat "$PP/naming"; targeted_includers "" "$PP/naming"; } | sort -u > "$PP/reach"
 	forced=$(hf_forced_includes | grep -Fxf - "$PP/reach" | head -n 1) || true
