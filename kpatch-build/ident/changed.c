@@ -20,7 +20,10 @@
  * Then the change spreads inside the file: a named item of either version
  * whose tokens mention a changed name is changed too ("uses:NAME"), to a
  * fixpoint, so an inline wrapper of a changed function is named and the
- * driver need not look at the header's own mentions. An item without a name
+ * driver need not look at the header's own mentions. A paste fragment of
+ * the file (paste.c, with the file's own paste macros) that is a proper
+ * prefix or suffix of a changed name counts as a mention of it: the
+ * header's "#define call_op(n) op_##n()" and "call_op(read)" reach op_read. An item without a name
  * that mentions one (an #ifdef of a changed macro, its #undef, an invocation
  * with a changed type) cannot be classified either.
  */
@@ -40,6 +43,7 @@ struct cmp {
 	struct sset present[2];		/* "<kind><name>" of each version's items */
 	struct sset result;		/* "<kind><name>", data: why */
 	struct sset changed;		/* the changed names */
+	struct sset frags[2];		/* each version's paste fragments (paste.c) */
 };
 
 static void __attribute__((noreturn, format(printf, 3, 4)))
@@ -277,21 +281,45 @@ static void differing(struct cmp *c)
 	}
 }
 
-/* the smallest changed name the item's tokens mention, or NULL */
-static const char *mentions(const struct cmp *c, const struct lexed *lx, const struct item *it)
+/* the changed name the paste fragment s (len) is a proper prefix or suffix of, or NULL */
+static const char *pasted(const struct cmp *c, const char *s, size_t len)
 {
 	const char *best = NULL;
+	size_t i;
+
+	for (i = 0; i < c->changed.n; i++) {
+		const struct sname *e = c->changed.by_id[i];
+
+		if (e->len <= len || (memcmp(e->s, s, len) && memcmp(e->s + e->len - len, s, len)))
+			continue;
+		if (!best || strcmp(e->s, best) < 0)
+			best = e->s;
+	}
+	return best;
+}
+
+/*
+ * The smallest changed name the item's tokens mention, or NULL: a changed
+ * name, or a paste fragment of the file (side) that can build one
+ * ("#define CALL(n) foo_##n()" and "CALL(bar)" both build foo_bar).
+ */
+static const char *mentions(const struct cmp *c, int side, const struct item *it)
+{
+	const struct lexed *lx = &c->v[side].lx;
+	const char *best = NULL, *m;
 	struct sname *e;
 	size_t k;
 
 	for (k = 0; k < it->ntok; k++) {
 		const struct token *t = &lx->t[it->tok[k]];
+		const char *s = lx->buf + t->off;
 
 		if (t->kind != T_IDENT)
 			continue;
-		e = sset_find(&c->changed, lx->buf + t->off, t->len);
-		if (e && (!best || strcmp(e->s, best) < 0))
-			best = e->s;
+		e = sset_find(&c->changed, s, t->len);
+		m = e ? e->s : sset_find(&c->frags[side], s, t->len) ? pasted(c, s, t->len) : NULL;
+		if (m && (!best || strcmp(m, best) < 0))
+			best = m;
 	}
 	return best;
 }
@@ -328,7 +356,7 @@ static void spread(struct cmp *c, struct sset *whys)
 
 				if (it->empty || unnamed(it) || all_changed(c, it))
 					continue;
-				m = mentions(c, &c->v[side].lx, it);
+				m = mentions(c, side, it);
 				if (!m)
 					continue;
 				why = xasprintf("uses:%s", m);
@@ -362,7 +390,7 @@ static void unnamed_uses(const struct cmp *c)
 		for (i = 0; i < c->v[side].n; i++) {
 			const struct item *it = &c->v[side].it[i];
 
-			if (unnamed(it) && (m = mentions(c, &c->v[side].lx, it)))
+			if (unnamed(it) && (m = mentions(c, side, it)))
 				refuse(c, side, it, m);
 		}
 	}
@@ -395,6 +423,32 @@ static void print(const struct cmp *c)
 	free(lines);
 }
 
+static uint32_t no_mask(void *ctx, const char *s, size_t len)
+{
+	return 0;
+}
+
+static void add_frag(void *ctx, const char *s, size_t len)
+{
+	sset_add(ctx, s, len);
+}
+
+/*
+ * The file's paste fragments, with its own paste macros only: the tree's
+ * (an index's) are not known here. A paste through a macro of another
+ * header (__PASTE) is in the index's fragments of this file.
+ */
+static void fragments(const struct lexed *lx, struct sset *frags)
+{
+	struct paste_scope ps;
+
+	sset_init(frags);
+	paste_scope_init(&ps, lx, no_mask, NULL);
+	define_fragments(lx, add_frag, frags);
+	invocation_fragments(lx, paste_scope_mask, &ps, add_frag, frags);
+	paste_scope_free(&ps);
+}
+
 int cmd_changed(const char *orig, const char *new)
 {
 	struct cmp c;
@@ -412,6 +466,8 @@ int cmd_changed(const char *orig, const char *new)
 			unclassified(&c.v[side], c.v[side].errline, "%s", c.v[side].err);
 	}
 	pair(&c);
+	for (side = 0; side < 2; side++)
+		fragments(&c.v[side].lx, &c.frags[side]);
 	sset_init(&c.result);
 	sset_init(&c.changed);
 	sset_init(&whys);
@@ -422,8 +478,10 @@ int cmd_changed(const char *orig, const char *new)
 	sset_free(&whys);
 	sset_free(&c.result);
 	sset_free(&c.changed);
-	sset_free(&c.present[0]);
-	sset_free(&c.present[1]);
+	for (side = 0; side < 2; side++) {
+		sset_free(&c.present[side]);
+		sset_free(&c.frags[side]);
+	}
 out:
 	items_free(&c.v[0]);
 	items_free(&c.v[1]);

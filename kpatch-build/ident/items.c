@@ -15,9 +15,9 @@
  * \n#else\n{...}\n#endif"): at #else and #elif the bracket depth goes back to
  * what it was at the #if (each branch is read as the first one was), and a
  * declaration that ends inside a conditional it opened runs on to the
- * #endif. One that starts in a branch and goes on into the next one, or
- * past the #endif, has no names we can trust: it is opaque (assembler under
- * "#ifdef __ASSEMBLY__" reads so, items without ';'). A declaration that
+ * #endif. One that starts in a branch and has not ended with it is cut
+ * there and opaque, no names we can trust (the assembler in the #else of
+ * "#ifndef __ASSEMBLY__" reads so: its lines have no ';'). A declaration that
  * starts with a macro invocation that is no
  * attribute ("PAGEFLAG(Locked, locked, PF_NO_TAIL)" without a ';', a
  * "SYSCALL_DEFINE1(...) {...}") ends after its ')', or its body.
@@ -51,6 +51,7 @@ struct cutter {
 	int pending;		/* it ended inside a conditional it opened */
 	int after_body;		/* it ended with a body: another branch's '{' is one */
 	int macro;		/* it starts with a macro invocation: 1, then decided */
+	int cross;		/* it started in the branch a directive ends */
 	size_t prev;		/* its last token outside directives */
 };
 
@@ -175,7 +176,7 @@ static void cond(struct cutter *c, size_t h, size_t e)
 		free(c->stack[--c->nstack].text);
 		if (c->cur && c->nstack < c->start_cond) {
 			c->start_cond = c->nstack;
-			open_it(c)->opaque = c->pending ? open_it(c)->opaque : OPAQUE_CROSSES;
+			c->cross = !c->pending;
 		}
 	} else {
 		/* #else, #elif: the branch starts at the #if's depth */
@@ -186,8 +187,7 @@ static void cond(struct cutter *c, size_t h, size_t e)
 		free(text);
 		if (c->cur)
 			c->depth = top->depth;
-		if (c->cur && !c->pending && c->nstack == c->start_cond)
-			open_it(c)->opaque = OPAQUE_CROSSES;
+		c->cross = c->cur && !c->pending && c->nstack == c->start_cond;
 	}
 	set_ctx(c);
 }
@@ -220,6 +220,12 @@ static size_t directive(struct cutter *c, size_t h)
 		e++;
 	if (type == IT_COND)
 		cond(c, h, e);
+	if (c->cross) {
+		/* it started in the branch that ends here: cut, unknowable */
+		open_it(c)->opaque = OPAQUE_CROSSES;
+		close_item(c);
+		c->cross = 0;
+	}
 	if (c->cur && type != IT_DEFINE && type != IT_UNDEF && type != IT_INCLUDE) {
 		for (k = h; k < e; k++)
 			add_tok(open_it(c), k);

@@ -33,6 +33,7 @@ CASES=(
 	"enum-changed|0|enumerator BLUE changed; enumerator GREEN changed; enumerator RED changed; enumerator YELLOW added; type color changed|paint.c"
 	"added|0|function new_api_hold added; macro NEW_LIMIT added|"
 	"removed|0|function old_prepare removed|"
+	"paste-in-header|0|function op_read changed; function read_twice uses:op_read; macro call_op uses:op_read|"
 	"wrapper|0|function scale changed; function scale_twice uses:scale; macro SCALE_ALL uses:scale_twice|"
 	"stub|0|function trace_update changed|"
 	"declarations|0|enumerator T_EMPTY changed; enumerator T_FULL changed; enumerator T_HALF added; function lookup_handler changed; function report changed; type entry changed; type handler_fn changed; type table changed; type table_t uses:table; variable active_handler changed; variable counts changed; variable total changed; variable total_pages changed|"
