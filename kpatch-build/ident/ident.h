@@ -6,7 +6,7 @@
  *
  *   lex.c       un-preprocessed C read into tokens: comments dropped,
  *               backslash-newlines joined, directives marked
- *   names.c     a set of strings (lib/hash.h): interned names, tables
+ *   names.c     a set of strings: interned names, tables
  *   items.c     a file cut into top-level items: directives, declarations,
  *               each with the conditional directives around it
  *   declare.c   the names a C declaration defines (function, variable,
@@ -181,6 +181,7 @@ struct macro {
 	size_t body, end;	/* its replacement list: tokens [body, end) */
 	size_t param[64];	/* token indices of the parameters */
 	int nparam;
+	int more;		/* parameters past param[]: every position pastes */
 	int variadic;		/* the last parameter is __VA_ARGS__ or name... */
 	int funclike;
 };
@@ -200,7 +201,7 @@ typedef void (*edge_fn)(void *ctx, const struct lexed *lx, const struct macro *m
 typedef void (*tok_fn)(void *ctx, size_t i, unsigned int arg);
 typedef void (*word_fn)(void *ctx, const char *s, size_t len);
 
-int macro_read(const struct lexed *lx, size_t hash, struct macro *m);
+int macro_read(const struct lexed *lx, size_t h, struct macro *m);
 int macro_param(const struct lexed *lx, const struct macro *m, size_t i);
 uint32_t macro_direct_mask(const struct lexed *lx, const struct macro *m);
 void macro_literal_operands(const struct lexed *lx, const struct macro *m, word_fn fn, void *ctx);

@@ -186,8 +186,8 @@ static void push_word(struct lexed *lx, size_t i, size_t e, int flags)
 
 	if (cls[c] == C_IDENT)
 		kind = T_IDENT;
-	else if (cls[c] == C_DIGIT || c == '.')
-		kind = e - i > 1 || cls[c] == C_DIGIT ? T_NUMBER : T_PUNCT;
+	else if (cls[c] == C_DIGIT || (c == '.' && e - i > 1 && cls[(unsigned char)lx->buf[i + 1]] == C_DIGIT))
+		kind = T_NUMBER;	/* (".5", not "...") */
 	else if (c == '"')
 		kind = T_STRING;
 	else if (c == '\'')

@@ -41,15 +41,16 @@ int macro_read(const struct lexed *lx, size_t h, struct macro *m)
 		return 0;
 	m->funclike = 1;
 	for (i++; i < m->end && !tok_is(lx, i, ")"); i++) {
-		if (tok_is(lx, i, "...")) {
-			m->variadic = 1;
-			if (m->nparam < (int)ARRAY_SIZE(m->param))
-				m->param[m->nparam++] = i;	/* __VA_ARGS__ */
-		} else if (lx->t[i].kind == T_IDENT) {
-			m->variadic = tok_is(lx, i + 1, "...");
-			if (m->nparam < (int)ARRAY_SIZE(m->param))
-				m->param[m->nparam++] = i;
-		}
+		if (!tok_is(lx, i, "...") && lx->t[i].kind != T_IDENT)
+			continue;
+		/* ("...": __VA_ARGS__; "name...": a named variadic one) */
+		m->variadic = tok_is(lx, i, "...") || tok_is(lx, i + 1, "...");
+		if (m->nparam < (int)ARRAY_SIZE(m->param))
+			m->param[m->nparam++] = i;
+		else
+			m->more = 1;
+		if (tok_is(lx, i + 1, "..."))
+			i++;
 	}
 	m->body = i < m->end ? i + 1 : m->end;
 	return 0;
@@ -101,6 +102,8 @@ uint32_t macro_direct_mask(const struct lexed *lx, const struct macro *m)
 	for (j = m->body + 1; j + 1 < m->end; j++) {
 		if (!tok_is(lx, j, "##") || !word_operand(lx, m, j - 1) || !word_operand(lx, m, j + 1))
 			continue;
+		if (m->more)
+			return ~0u;	/* (a parameter we did not keep may be it) */
 		if ((k = macro_param(lx, m, j - 1)) >= 0)
 			mask |= param_bit(m, k);
 		if ((k = macro_param(lx, m, j + 1)) >= 0)
@@ -181,6 +184,8 @@ static void arg_param(void *ctx, size_t i, unsigned int k)
 		k = 31;
 	if (k + 1 > a->nargs)
 		a->nargs = k + 1;
+	if (p < 0 && a->m->more && a->lx->t[i].kind == T_IDENT)
+		a->pmask[k] |= PASTE_ALL_FROM(31);	/* maybe a parameter not kept */
 	if (p < 0)
 		return;
 	a->pmask[k] |= param_bit(a->m, p);

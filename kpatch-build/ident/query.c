@@ -48,15 +48,14 @@ static void line(struct query *q, const char *file, const char *ident, const cha
 	q->lines[q->nlines++] = xasprintf("%s %s %s%s", file, ident, why, arg);
 }
 
-/* the index file REL's number, or UINT32_MAX */
-static uint32_t find_file(const struct index_map *im, const char *rel)
+/* the index's entries of file REL left out (a list may name a file twice) */
+static void mask_file(struct query *q, const char *rel)
 {
 	uint32_t i;
 
-	for (i = 0; i < im->nfiles; i++)
-		if (!strcmp(store_file(im, i), rel))
-			return i;
-	return UINT32_MAX;
+	for (i = 0; i < q->im.nfiles; i++)
+		if (!strcmp(store_file(&q->im, i), rel))
+			q->masked[i] = 1;
 }
 
 /* the index's paste macros (the extra file's own are its paste scope's) */
@@ -91,7 +90,7 @@ static void read_extra(struct query *q, struct extra *x)
 	lexed_free(&lx);
 }
 
-/* the files of table tab's entry for s (index and extras): fn's lines */
+/* a line for each file of table tab's entry for s (index and extras): any? */
 static int files_of(struct query *q, int tab, const char *s, size_t len, const char *ident,
 		    const char *why, const char *arg)
 {
@@ -160,11 +159,9 @@ static void option(struct query *q, const char *opt, const char *arg)
 	struct extra *x;
 	const char *eq = strchr(arg, '=');
 	char *rel;
-	uint32_t f;
 
 	if (!strcmp(opt, "--exclude")) {
-		if ((f = find_file(&q->im, arg)) != UINT32_MAX)
-			q->masked[f] = 1;
+		mask_file(q, arg);
 		return;
 	}
 	if (!eq || eq == arg || !eq[1])
@@ -175,8 +172,7 @@ static void option(struct query *q, const char *opt, const char *arg)
 	rel = xasprintf("%.*s", (int)(eq - arg), arg);
 	x->rel = rel;
 	x->path = eq + 1;
-	if ((f = find_file(&q->im, rel)) != UINT32_MAX)
-		q->masked[f] = 1;
+	mask_file(q, rel);
 	read_extra(q, x);
 }
 

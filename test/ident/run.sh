@@ -143,6 +143,10 @@ query query-paste "g.c get_counter paste-rest:counter; g.c get_counter paste:cou
 printf '#define MAKE(n) int make_##n;\nMAKE(thing)\nint x = DEFINE_GETTER_USE;\n' > "$t/own.c"
 query query-extra-paste "own.c make_thing paste-rest:make_; own.c make_thing paste-rest:thing; own.c make_thing paste:make_; own.c make_thing paste:thing" \
 	"$t/getter.idx" --extra own.c="$t/own.c" make_thing
+# a variadic parameter pasted: every argument from its position is a fragment
+printf '#define CAT(a, ...) a ## __VA_ARGS__\nint CAT(pre_, mid, post);\n' > "$t/cat.c"
+query query-variadic-paste "cat.c pre_post paste-rest:post; cat.c pre_post paste-rest:pre_; cat.c pre_post paste:post; cat.c pre_post paste:pre_" \
+	"$t/getter.idx" --extra cat.c="$t/cat.c" pre_post
 
 # ---- bad input: exit 2 and one line on stderr, nothing on stdout
 b=$work/bad
