@@ -108,7 +108,8 @@ static int same_item(const struct lexed *la, const struct item *a,
 {
 	size_t k;
 
-	if (a->type != b->type || a->hash != b->hash || a->ntok != b->ntok || strcmp(a->ctx, b->ctx))
+	if (a->type != b->type || a->hash != b->hash || a->ntok != b->ntok ||
+	    strcmp(a->ctx, b->ctx))
 		return 0;
 	for (k = 0; k < a->ntok; k++)
 		if (!same_token(la, a->tok[k], lb, b->tok[k]))
@@ -262,9 +263,12 @@ static void differing(struct cmp *c)
 				refuse(c, side, &c->v[side].it[i], NULL);
 	for (side = 0; side < 2; side++) {
 		sset_init(&c->present[side]);
-		for (i = 0; i < c->v[side].n; i++)
-			for (k = 0; k < c->v[side].it[i].nnames; k++)
-				add_name(&c->present[side], &c->v[side].it[i].names[k], "", 0, NULL);
+		for (i = 0; i < c->v[side].n; i++) {
+			const struct item *it = &c->v[side].it[i];
+
+			for (k = 0; k < it->nnames; k++)
+				add_name(&c->present[side], &it->names[k], "", 0, NULL);
+		}
 	}
 	for (side = 0; side < 2; side++) {
 		for (i = 0; i < c->v[side].n; i++) {

@@ -183,6 +183,11 @@ static void opaque(struct decl *d, const struct span *s, size_t i)
 
 static size_t specifier(struct decl *d, size_t i, size_t end, int top);
 
+static int is_tag_keyword(const struct span *s, size_t i)
+{
+	return sp_is(s, i, "struct") || sp_is(s, i, "union") || sp_is(s, i, "enum");
+}
+
 /* the enumerators of an enum body, tokens [i, end) of d->v */
 static void enumerators(struct decl *d, size_t i, size_t end)
 {
@@ -209,7 +214,7 @@ static void nested_tags(struct decl *d, size_t i, size_t end)
 	}
 	d->nest++;
 	while (i < end) {
-		if (sp_is(&d->v, i, "struct") || sp_is(&d->v, i, "union") || sp_is(&d->v, i, "enum"))
+		if (is_tag_keyword(&d->v, i))
 			i = specifier(d, i, end, 0);
 		else
 			i++;
@@ -260,8 +265,7 @@ static void head(struct decl *d, uint32_t *out, size_t *nout)
 	int depth = 0, eq = 0;
 
 	while (i < v->n) {
-		if (depth == 0 && (sp_is(v, i, "struct") || sp_is(v, i, "union") ||
-				   sp_is(v, i, "enum"))) {
+		if (depth == 0 && is_tag_keyword(v, i)) {
 			i = specifier(d, i, v->n, 1);
 			continue;
 		}
@@ -427,7 +431,8 @@ static void declarators(struct decl *d, const struct span *h)
 		seg.a = h->a + start;
 		seg.n = i - start;
 		name = declarator(d, &seg, &func);
-		if (name != SIZE_MAX && func && is_upper_word(sp_text(&seg, name), sp_len(&seg, name)))
+		if (name != SIZE_MAX && func &&
+		    is_upper_word(sp_text(&seg, name), sp_len(&seg, name)))
 			opaque(d, &seg, name);	/* "static DEFINE_MUTEX(lock)" */
 		else if (name != SIZE_MAX)
 			name_tok(d, func ? K_FUNCTION : K_VARIABLE, &seg, name);

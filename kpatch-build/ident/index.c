@@ -282,11 +282,13 @@ static void fixpoint(struct ix *ix)
 		more = 0;
 		for (i = 0; i < ix->nedges; i++) {
 			const struct pass_edge *e = &ix->edges[i];
-			uint32_t at = e->spread ? PASTE_ALL_FROM(e->arg) : 1u << (e->arg < 31 ? e->arg : 31);
+			uint32_t at = e->spread ? PASTE_ALL_FROM(e->arg) : 1u << e->arg;
+			uint32_t *m = &ix->mask[e->macro];
 
-			if (!ix->global[e->file] || !(ix->mask[e->callee] & at) || (ix->mask[e->macro] | e->pmask) == ix->mask[e->macro])
+			if (!ix->global[e->file] || !(ix->mask[e->callee] & at) ||
+			    (*m | e->pmask) == *m)
 				continue;
-			ix->mask[e->macro] |= e->pmask;
+			*m |= e->pmask;
 			more = 1;
 		}
 	} while (more);

@@ -30,7 +30,7 @@
 #include "ident.h"
 
 struct cond {
-	char *text;		/* the group's directives so far */
+	uint64_t hash;		/* of the group's directives so far */
 	int depth;		/* the bracket depth at its #if */
 	uint32_t line;
 };
@@ -95,39 +95,34 @@ static void add_tok(struct item *it, size_t i)
 	it->tok[it->ntok++] = i;
 }
 
-/* the text of tokens [i, e) (a directive's), one space where there was some */
-static char *tokens_text(const struct lexed *lx, size_t i, size_t e)
-{
-	size_t k, n = 1;
-	char *s, *p;
-
-	for (k = i; k < e; k++)
-		n += lx->t[k].len + 1;
-	p = s = xmalloc(n);
-	for (k = i; k < e; k++) {
-		if (k > i && (lx->t[k].flags & TF_SPACE))
-			*p++ = ' ';
-		memcpy(p, tok_text(lx, k), lx->t[k].len);
-		p += lx->t[k].len;
-	}
-	*p = '\0';
-	return s;
-}
-
-/* the context string of the conditional stack, interned */
+/*
+ * The context of what follows: the conditional stack, each group a 64-bit
+ * hash of its directives' text (a long #elif chain costs no more), interned
+ */
 static void set_ctx(struct cutter *c)
 {
-	size_t k, n = 0;
-	char *s, *p;
+	char *s = xmalloc(c->nstack * 17 + 1), *p = s;
+	size_t k;
 
 	for (k = 0; k < c->nstack; k++)
-		n += strlen(c->stack[k].text) + 1;
-	p = s = xmalloc(n + 1);
-	for (k = 0; k < c->nstack; k++)
-		p += sprintf(p, "%s\n", c->stack[k].text);
+		p += sprintf(p, "%016llx ", (unsigned long long)c->stack[k].hash);
 	*p = '\0';
 	c->ctx = sset_add(&c->f->ctxs, s, p - s)->s;
 	free(s);
+}
+
+/* FNV-1a, 64 bits, of the directive's tokens [i, e) (white space aside), on top of h */
+static uint64_t text_hash(uint64_t h, const struct lexed *lx, size_t i, size_t e)
+{
+	const char *p;
+	size_t k, n;
+
+	for (k = i; k < e; k++) {
+		for (p = tok_text(lx, k), n = lx->t[k].len; n--; p++)
+			h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+		h = (h ^ 0x100) * 1099511628211ULL;	/* (between tokens) */
+	}
+	return h;
 }
 
 static enum item_type dir_type(const struct lexed *lx, size_t h)
@@ -158,7 +153,6 @@ static void cond(struct cutter *c, size_t h, size_t e)
 	const struct lexed *lx = c->lx;
 	uint32_t line = lx->t[h].line;
 	struct cond *top;
-	char *text;
 
 	if (tok_is(lx, h + 1, "if") || tok_is(lx, h + 1, "ifdef") || tok_is(lx, h + 1, "ifndef")) {
 		if (c->nstack == c->scap) {
@@ -166,14 +160,14 @@ static void cond(struct cutter *c, size_t h, size_t e)
 			c->stack = xrealloc(c->stack, c->scap * sizeof(*c->stack));
 		}
 		top = &c->stack[c->nstack++];
-		top->text = tokens_text(lx, h, e);
+		top->hash = text_hash(1469598103934665603ULL, lx, h, e);
 		top->depth = c->cur ? c->depth : 0;
 		top->line = line;
 	} else if (!c->nstack) {
 		fail(c, line, "a conditional directive without #if: cannot cut the file");
 		return;
 	} else if (tok_is(lx, h + 1, "endif")) {
-		free(c->stack[--c->nstack].text);
+		c->nstack--;
 		if (c->cur && c->nstack < c->start_cond) {
 			c->start_cond = c->nstack;
 			c->cross = !c->pending;
@@ -181,10 +175,7 @@ static void cond(struct cutter *c, size_t h, size_t e)
 	} else {
 		/* #else, #elif: the branch starts at the #if's depth */
 		top = &c->stack[c->nstack - 1];
-		text = tokens_text(lx, h, e);
-		top->text = xrealloc(top->text, strlen(top->text) + strlen(text) + 2);
-		strcat(strcat(top->text, " "), text);
-		free(text);
+		top->hash = text_hash(top->hash, lx, h, e);
 		if (c->cur)
 			c->depth = top->depth;
 		c->cross = c->cur && !c->pending && c->nstack == c->start_cond;
@@ -382,14 +373,13 @@ void items_cut(struct file_items *f)
 			c_token(&c, i++);
 	}
 	if (!f->err && c.cur && c.depth)
-		fail(&c, open_it(&c)->line, "a declaration is still open at the end of the file: cannot cut it");
+		fail(&c, open_it(&c)->line, "a declaration still open at the end of the file: "
+		     "cannot cut it");
 	/* (a list included into an initializer: its names are not declared) */
 	if (c.cur && !c.pending && !open_it(&c)->opaque)
 		open_it(&c)->opaque = OPAQUE_UNTERMINATED;
 	if (!f->err && c.nstack)
 		fail(&c, c.stack[c.nstack - 1].line, "an #if without #endif: cannot cut the file");
-	for (i = 0; i < c.nstack; i++)
-		free(c.stack[i].text);
 	free(c.stack);
 	for (i = 0; i < f->n && !f->err; i++)
 		if (f->it[i].type == IT_C)

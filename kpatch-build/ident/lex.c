@@ -158,7 +158,8 @@ static size_t number_end(const char *s, size_t i, size_t n)
 
 		if ((c == '+' || c == '-') && strchr("eEpP", s[i - 1]))
 			continue;
-		if (cls[(unsigned char)c] != C_IDENT && cls[(unsigned char)c] != C_DIGIT && c != '.')
+		if (cls[(unsigned char)c] != C_IDENT && cls[(unsigned char)c] != C_DIGIT &&
+		    c != '.')
 			break;
 	}
 	return i;
@@ -186,7 +187,8 @@ static void push_word(struct lexed *lx, size_t i, size_t e, int flags)
 
 	if (cls[c] == C_IDENT)
 		kind = T_IDENT;
-	else if (cls[c] == C_DIGIT || (c == '.' && e - i > 1 && cls[(unsigned char)lx->buf[i + 1]] == C_DIGIT))
+	else if (cls[c] == C_DIGIT ||
+		 (c == '.' && e - i > 1 && cls[(unsigned char)lx->buf[i + 1]] == C_DIGIT))
 		kind = T_NUMBER;	/* (".5", not "...") */
 	else if (c == '"')
 		kind = T_STRING;

@@ -70,7 +70,8 @@ int macro_param(const struct lexed *lx, const struct macro *m, size_t i)
 		if (p->kind == T_PUNCT) {	/* "...": __VA_ARGS__ */
 			if (t->len == 11 && !memcmp(tok_text(lx, i), "__VA_ARGS__", 11))
 				return k;
-		} else if (p->len == t->len && !memcmp(tok_text(lx, m->param[k]), tok_text(lx, i), t->len)) {
+		} else if (p->len == t->len &&
+			   !memcmp(tok_text(lx, m->param[k]), tok_text(lx, i), t->len)) {
 			return k;
 		}
 	}
@@ -92,6 +93,12 @@ static int word_operand(const struct lexed *lx, const struct macro *m, size_t i)
 	       (lx->t[i].kind == T_IDENT || lx->t[i].kind == T_NUMBER);
 }
 
+/* "##" at lx->t[j], between two operands that can make an identifier */
+static int word_paste(const struct lexed *lx, const struct macro *m, size_t j)
+{
+	return tok_is(lx, j, "##") && word_operand(lx, m, j - 1) && word_operand(lx, m, j + 1);
+}
+
 /* the positions the body pastes directly (a parameter next to "##") */
 uint32_t macro_direct_mask(const struct lexed *lx, const struct macro *m)
 {
@@ -100,7 +107,7 @@ uint32_t macro_direct_mask(const struct lexed *lx, const struct macro *m)
 	int k;
 
 	for (j = m->body + 1; j + 1 < m->end; j++) {
-		if (!tok_is(lx, j, "##") || !word_operand(lx, m, j - 1) || !word_operand(lx, m, j + 1))
+		if (!word_paste(lx, m, j))
 			continue;
 		if (m->more)
 			return ~0u;	/* (a parameter we did not keep may be it) */
@@ -118,7 +125,7 @@ void macro_literal_operands(const struct lexed *lx, const struct macro *m, word_
 	size_t j, o;
 
 	for (j = m->body + 1; j + 1 < m->end; j++) {
-		if (!tok_is(lx, j, "##") || !word_operand(lx, m, j - 1) || !word_operand(lx, m, j + 1))
+		if (!word_paste(lx, m, j))
 			continue;
 		for (o = j - 1; o <= j + 1; o += 2)
 			if (lx->t[o].kind == T_IDENT && macro_param(lx, m, o) < 0)
@@ -205,7 +212,8 @@ void macro_edges(const struct lexed *lx, const struct macro *m, edge_fn fn, void
 	size_t j;
 
 	for (j = m->body; j + 1 < m->end; j++) {
-		if (lx->t[j].kind != T_IDENT || punct1(lx, j + 1) != '(' || macro_param(lx, m, j) >= 0)
+		if (lx->t[j].kind != T_IDENT || punct1(lx, j + 1) != '(' ||
+		    macro_param(lx, m, j) >= 0)
 			continue;
 		memset(a.pmask, 0, sizeof(a.pmask));
 		memset(a.spread, 0, sizeof(a.spread));

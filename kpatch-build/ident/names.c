@@ -122,8 +122,9 @@ void sset_add_many(struct sset *ss, size_t n, const char *const *s, const uint32
 	for (i = 0; i < n; i++)
 		__builtin_prefetch(&ss->slot[key[i] & mask]);
 	for (i = 0; i < n; i++) {
-		for (j = key[i] & mask; ss->slot[j].e && ss->slot[j].key != key[i]; j = (j + 1) & mask)
-			;
+		j = key[i] & mask;
+		while (ss->slot[j].e && ss->slot[j].key != key[i])
+			j = (j + 1) & mask;
 		if (ss->slot[j].e)
 			__builtin_prefetch(ss->slot[j].e);
 	}

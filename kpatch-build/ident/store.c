@@ -266,7 +266,8 @@ static int inside(const struct index_map *im, uint64_t off, uint64_t len, int al
 static void check_table(struct index_map *im, const struct itab *it, int t)
 {
 	if (it->nblocks != (it->count + BLOCK - 1) / BLOCK || it->nblocks > UINT32_MAX ||
-	    !inside(im, it->off_index, it->nblocks * 4, 1) || !inside(im, it->off_data, it->len_data, 0))
+	    !inside(im, it->off_index, it->nblocks * 4, 1) ||
+	    !inside(im, it->off_data, it->len_data, 0))
 		corrupt(im->path, "a table out of the file");
 	im->tab[t].index = (const uint32_t *)(im->base + it->off_index);
 	im->tab[t].nblocks = it->nblocks;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _HDR_H
+#  ifndef   _HDR_H	/* the guard, spaced differently */
 #define _HDR_H
 
 static inline int second(void)
