@@ -231,8 +231,13 @@ static size_t specifier(struct decl *d, size_t i, size_t end, int top)
 {
 	const struct span *v = &d->v;
 	int is_enum = sp_is(v, i, "enum");
-	size_t j = i + 1, tag = SIZE_MAX, e, body_end;
+	size_t j = i + 1, tag = SIZE_MAX, e, body_end, k;
 
+	/* "struct __packed foo {": words before the tag of a body are attributes */
+	for (k = j; sp_ident(v, k); k++)
+		;
+	if (k > j + 1 && sp_is(v, k, "{"))
+		j = k - 1;
 	if (sp_ident(v, j))
 		tag = j++;
 	if (!sp_is(v, j, "{")) {

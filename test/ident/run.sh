@@ -36,7 +36,7 @@ CASES=(
 	"paste-in-header|0|function op_read changed; function read_twice uses:op_read; macro call_op uses:op_read|"
 	"wrapper|0|function scale changed; function scale_twice uses:scale; macro SCALE_ALL uses:scale_twice|"
 	"stub|0|function trace_update changed|"
-	"declarations|0|enumerator T_EMPTY changed; enumerator T_FULL changed; enumerator T_HALF added; function lookup_handler changed; function report changed; type entry changed; type handler_fn changed; type table changed; type table_t uses:table; variable active_handler changed; variable counts changed; variable total changed; variable total_pages changed|"
+	"declarations|0|enumerator T_EMPTY changed; enumerator T_FULL changed; enumerator T_HALF added; function lookup_handler changed; function report changed; type entry changed; type handler_fn changed; type table changed; type table_t uses:table; type wire changed; variable active_handler changed; variable counts changed; variable total changed; variable total_pages changed|"
 	"moved|0||"
 	"whitespace|0||"
 	"ifdef-changed|3|kpatch-ident: patched.h:5: a conditional directive changed (#if defined(CONFIG_FAST) && !defined(CONFIG_SLOW)): cannot name what it changes|"

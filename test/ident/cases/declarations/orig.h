@@ -13,6 +13,7 @@ struct table {
 	struct entry { int key; } first;
 };
 typedef struct table table_t;
+struct __packed wire { char kind; };
 static int counts[4] = { 1, 2, 3, 4 }, total;
 
 #endif

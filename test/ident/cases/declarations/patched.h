@@ -13,6 +13,7 @@ struct table {
 	struct entry { long key; } first;
 };
 typedef struct table table_t;
+struct __packed wire { short kind; };
 static int counts[4] = { 1, 2, 3, 5 }, total;
 
 #endif
