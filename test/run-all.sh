@@ -3,7 +3,7 @@
 #
 # quick (make check, the README's test command and CI's): no kernel is built.
 # Every C suite on every architecture (differ cases, corpus, ELF round trip,
-# fuzz smoke, klp-convert, pp-compare, static checks), the package built,
+# fuzz smoke, klp-convert, pp-compare, ident, static checks), the package built,
 # installed and tested as installed (kpatch-build's suite against it), the
 # runtime manager, and on Debian's stock 6.1 as shipped (its packages downloaded
 # once): the demo's path from an empty cache, kpatch-build --kernel's cases (the
@@ -177,6 +177,8 @@ tool_suites() {
 	suite klp-convert test/klp-convert/run-tests.sh
 	# kpatch-build's header filter on units preprocessed here (no kernel)
 	suite pp-compare test/pp-compare/run.sh "$top/build/asan/bin/kpatch-pp-compare"
+	# the identifiers a header hunk changes, and the files that reach them
+	suite ident test/ident/run.sh "$top/build/asan/bin/kpatch-ident"
 	# klp-convert on aarch64, ppc64le and s390x patch modules (cross-built)
 	suite klp-convert-cross test/klp-convert/cross.sh "$ASAN_CDO" "$top/build/asan/bin/klp-convert"
 	# kpatch-build's suite in the repository only when the package suite does not

@@ -50,12 +50,13 @@ declare -A PROGRAMS=(
 	[kpatch-binary-match]=kpatch-build/binary-match.c
 	[kpatch-dwarf-units]=kpatch-build/dwarf-units.c
 	[kpatch-pp-compare]="$(echo kpatch-build/pp-compare/*.c)"
+	[kpatch-ident]="$(echo kpatch-build/ident/*.c)"
 	[elf-roundtrip]=test/elf/roundtrip.c
 	[mutate-run]=test/fuzz/mutate-run.c
 )
 # the headers of the tools (kmod/include's other headers are the kernel's side)
 HEADERS=(lib/*.h arch/*.h arch/*/*.h create-diff-object/*.h klp-convert/*.h
-	 kpatch-build/pp-compare/*.h kmod/include/kpatch-formats.h)
+	 kpatch-build/pp-compare/*.h kpatch-build/ident/*.h kmod/include/kpatch-formats.h)
 
 obj() { echo "$out/obj/${1%.c}.o"; }
 # every source of the programs, one a line

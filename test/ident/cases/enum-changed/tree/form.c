@@ -1,0 +1,3 @@
+#include "include/hdr.h"
+
+int form = SQUARE;

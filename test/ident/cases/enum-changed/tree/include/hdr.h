@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _HDR_H
+#define _HDR_H
+
+enum color {
+	RED,
+	GREEN,
+	BLUE,
+};
+
+enum shape { ROUND, SQUARE };
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _HDR_H
+#define _HDR_H
+
+#if defined(CONFIG_FAST) && !defined(CONFIG_SLOW)
+static inline int speed(void)
+{
+	return 2;
+}
+#else
+static inline int speed(void)
+{
+	return 1;
+}
+#endif
+
+#endif

@@ -1,0 +1,3 @@
+#include "include/hdr.h"
+
+int small = MIN_ITEMS;

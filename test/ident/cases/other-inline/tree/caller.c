@@ -1,0 +1,6 @@
+#include "include/wrap.h"
+
+int caller(void)
+{
+	return wrap_get();
+}

@@ -1,0 +1,4 @@
+int unrelated(void)
+{
+	return 0;
+}

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _HDR_H
+#define _HDR_H
+
+extern int counter_value;
+
+static inline int get_counter(void)
+{
+	return counter_value & 0xff;
+}
+
+#endif

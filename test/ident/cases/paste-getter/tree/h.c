@@ -1,0 +1,4 @@
+int h(void)
+{
+	return 2;
+}

@@ -1,0 +1,6 @@
+#include "include/compiler.h"
+
+int q(void)
+{
+	return 4;
+}

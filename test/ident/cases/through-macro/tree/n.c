@@ -1,0 +1,4 @@
+int n(void)
+{
+	return 1;
+}
