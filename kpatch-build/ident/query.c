@@ -7,6 +7,7 @@
  *   "<file> <ident> names"            the file has IDENT as a token;
  *   "<file> <ident> paste:<frag>"     the file has a paste fragment that is
  *                                     a proper prefix or suffix of IDENT
+ *                                     whose rest some file can supply
  *                                     (it may build IDENT with "##");
  *   "<file> <ident> paste-rest:<rest>" for such a fragment, the file has the
  *                                     rest of IDENT as a token (the other
@@ -116,6 +117,63 @@ static int files_of(struct query *q, int tab, const char *s, size_t len, const c
 	return found;
 }
 
+/* does the index (or an extra file) hold s in table tab, in any file? */
+static int in_table(struct query *q, int tab, const char *s, size_t len)
+{
+	size_t pos, k;
+
+	if (store_lookup(&q->im, tab, s, len, &pos))
+		return 1;
+	for (k = 0; k < q->nex; k++)
+		if (sset_find(tab == TAB_NAMES ? &q->ex[k].words : &q->ex[k].frags, s, len))
+			return 1;
+	return 0;
+}
+
+/*
+ * Can a paste supply s, the rest of an identifier beside a fragment? Only if
+ * some file writes it: as a token (an argument), as a fragment, or as a
+ * number (the index keeps no numbers: any run of digits, as __COUNTER__ and
+ * __LINE__ give, and any short number, 64, 0x1f, 32UL, is taken as written);
+ * or if it is itself a fragment and a rest that can be supplied, up to
+ * FORM_DEPTH pastes more. A fragment whose rest nothing can supply builds nothing: "e" of
+ * arch/x86's "e##reg" (included by every unit) is a suffix of every name
+ * that ends in e, and would make every includer a candidate.
+ */
+#define FORM_DEPTH 2
+#define SHORT_NUMBER 4
+static int number(const char *s, size_t len)
+{
+	size_t i;
+
+	if (s[0] < '0' || s[0] > '9')
+		return 0;
+	if (len <= SHORT_NUMBER)
+		return 1;
+	for (i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+	return 1;
+}
+
+static int suppliable(struct query *q, const char *s, size_t len, int depth)
+{
+	size_t k;
+
+	if (!len || number(s, len) || in_table(q, TAB_NAMES, s, len) ||
+	    in_table(q, TAB_FRAGS, s, len))
+		return 1;
+	if (!depth)
+		return 0;
+	for (k = 1; k < len; k++) {
+		if (in_table(q, TAB_FRAGS, s, k) && suppliable(q, s + k, len - k, depth - 1))
+			return 1;
+		if (in_table(q, TAB_FRAGS, s + len - k, k) && suppliable(q, s, len - k, depth - 1))
+			return 1;
+	}
+	return 0;
+}
+
 /* the lines of one identifier */
 static void query_one(struct query *q, const char *id)
 {
@@ -127,13 +185,15 @@ static void query_one(struct query *q, const char *id)
 		/* a prefix of k characters, then a suffix of k */
 		frag = xasprintf("%.*s", (int)k, id);
 		rest = xstrdup(id + k);
-		if (files_of(q, TAB_FRAGS, frag, k, id, "paste:", frag))
+		if (suppliable(q, rest, len - k, FORM_DEPTH) &&
+		    files_of(q, TAB_FRAGS, frag, k, id, "paste:", frag))
 			files_of(q, TAB_NAMES, rest, len - k, id, "paste-rest:", rest);
 		free(frag);
 		free(rest);
 		frag = xstrdup(id + len - k);
 		rest = xasprintf("%.*s", (int)(len - k), id);
-		if (files_of(q, TAB_FRAGS, frag, k, id, "paste:", frag))
+		if (suppliable(q, rest, len - k, FORM_DEPTH) &&
+		    files_of(q, TAB_FRAGS, frag, k, id, "paste:", frag))
 			files_of(q, TAB_NAMES, rest, len - k, id, "paste-rest:", rest);
 		free(frag);
 		free(rest);
