@@ -17,7 +17,8 @@
  * --extra REL=PATH: REL's text is PATH's (the patched version of a changed
  * file), lexed now in place of REL's entry (or as a new one); its paste
  * fragments use the index's paste macros and its own. --exclude REL: REL
- * is left out (the changed header itself). Lines sorted, each once.
+ * is left out (the changed header itself), also when it is an --extra (it
+ * still supplies pieces of pastes). Lines sorted, each once.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@
 /* a file read now: its names and fragments */
 struct extra {
 	const char *rel, *path;
+	int excluded;		/* also named by --exclude: read, never listed */
 	struct sset words, frags;
 };
 
@@ -35,6 +37,8 @@ struct query {
 	uint8_t *masked;		/* index files left out (excluded or replaced) */
 	struct extra *ex;
 	size_t nex;
+	const char **exclude;		/* the --exclude arguments */
+	size_t nexclude;
 	char **lines;
 	size_t nlines, cap;
 };
@@ -109,7 +113,8 @@ static int files_of(struct query *q, int tab, const char *s, size_t len, const c
 	}
 	free(files);
 	for (k = 0; k < q->nex; k++) {
-		if (!sset_find(tab == TAB_NAMES ? &q->ex[k].words : &q->ex[k].frags, s, len))
+		if (q->ex[k].excluded ||
+		    !sset_find(tab == TAB_NAMES ? &q->ex[k].words : &q->ex[k].frags, s, len))
 			continue;
 		line(q, q->ex[k].rel, ident, why, arg);
 		found = 1;
@@ -220,11 +225,17 @@ static int is_identifier(const char *s)
 static void option(struct query *q, const char *opt, const char *arg)
 {
 	struct extra *x;
+	size_t k;
 	const char *eq = strchr(arg, '=');
 	char *rel;
 
 	if (!strcmp(opt, "--exclude")) {
 		mask_file(q, arg);
+		q->exclude = xrealloc(q->exclude, (q->nexclude + 1) * sizeof(*q->exclude));
+		q->exclude[q->nexclude++] = arg;
+		for (k = 0; k < q->nex; k++)
+			if (!strcmp(q->ex[k].rel, arg))
+				q->ex[k].excluded = 1;
 		return;
 	}
 	if (!eq || eq == arg || !eq[1])
@@ -235,6 +246,9 @@ static void option(struct query *q, const char *opt, const char *arg)
 	rel = xasprintf("%.*s", (int)(eq - arg), arg);
 	x->rel = rel;
 	x->path = eq + 1;
+	for (k = 0; k < q->nexclude; k++)
+		if (!strcmp(q->exclude[k], rel))
+			x->excluded = 1;
 	mask_file(q, rel);
 	read_extra(q, x);
 }
@@ -256,6 +270,7 @@ static void query_free(struct query *q)
 		sset_free(&q->ex[i].frags);
 	}
 	free(q->ex);
+	free(q->exclude);
 	free(q->lines);
 	free(q->masked);
 	store_close(&q->im);
