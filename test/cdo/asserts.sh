@@ -15,10 +15,11 @@
 #   expectations     resolve_expect: `expect` with `expect.ARCH` applied
 #                    (its awk program is test/cdo/resolve-expect.awk)
 #
-# It needs the runner's $OBJCOPY, $NM, $ARCH_ENDIAN and $ARCH_R_ABS64 (the
-# architecture's), and, per case, $W, $OUT, $RC, $ERRF, DIFFER_STDERR (the
-# lines of $ERRF) and $OBJNAME. The assertions run in the runner's shell
-# (builtins, few processes: a fork costs ~7 ms of CPU on the test VMs).
+# It needs the runner's $OBJCOPY, $NM, $ARCH_ENDIAN, $ARCH_R_ABS64 and
+# $ARCH_BFD_TARGET (the architecture's), and, per case, $W, $OUT, $RC, $ERRF,
+# DIFFER_STDERR (the lines of $ERRF) and $OBJNAME. The assertions run in the
+# runner's shell (builtins, few processes: a fork costs ~7 ms of CPU on the
+# test VMs).
 CDO_ASSERTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # ---------------------------------------------------------------------------
@@ -400,10 +401,12 @@ assert_exit() {
 assert_funcs() {
 	need_out || return 1
 	local got want type name functions=()
-	# (nm, not the symbol table: its t/T are the symbols in code sections)
+	# (nm, not the symbol table: its t/T are the symbols in code sections;
+	# the architecture's BFD target named, so that it does not load the LTO
+	# plugins to try theirs)
 	while read -r _ type name; do
 		[[ "$type" == [tT] ]] && functions+=("$name")
-	done < <("$NM" "$OUT" 2>/dev/null)
+	done < <("$NM" --target="$ARCH_BFD_TARGET" "$OUT" 2>/dev/null)
 	sort_unique_to got "${functions[@]}"
 	sort_unique_to want "$@"
 	[ "$got" = "$want" ] || why "functions in output: [$got], expected [$want]"
