@@ -13,14 +13,12 @@
 #   assertions       assert_KEYWORD for each `expect` keyword, and check_one,
 #                    which runs one assertion line
 #   expectations     resolve_expect: `expect` with `expect.ARCH` applied
-#                    (its awk program is test/cdo/resolve-expect.awk)
 #
 # It needs the runner's $OBJCOPY, $NM, $ARCH_ENDIAN, $ARCH_R_ABS64 and
 # $ARCH_BFD_TARGET (the architecture's), and, per case, $W, $OUT, $RC, $ERRF,
 # DIFFER_STDERR (the lines of $ERRF) and $OBJNAME. The assertions run in the
 # runner's shell (builtins, few processes: a fork costs ~7 ms of CPU on the
 # test VMs).
-CDO_ASSERTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # ---------------------------------------------------------------------------
 # object readers, used by the assertions and the cases' `mangle` scripts
@@ -621,9 +619,91 @@ check_one() {
 # assertion (exit, funcs, nfuncs-patched, size SECTION, nrelocs SECTION)
 # replaces the base's line of the same key; any other line is added. A removal
 # the base does not have fails the case (the base changed under it), and so does
-# a line the base already has (a whole file of the old form, which repeated it).
+# a line the base already has (a whole file of the old form, which repeated it):
+# a message on stderr each, and the status 1. Builtins only (it was an awk
+# process per case). Blank lines and '#' comments are skipped; a line is
+# compared without its blanks (spaces, tabs) at either end and a CR at its end.
 resolve_expect() {
-	local arch=${2:-}
+	local archfile=${2:-} arch line no i k ki n=0 bad=0 text=() from=()
+	arch=${archfile##*/}
+	no=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		no=$((no + 1))
+		expect_trim line "$line"
+		[[ -z "$line" || "$line" == '#'* ]] && continue
+		n=$((n + 1))
+		text[n]=$line
+		from[n]=expect:$no
+	done <"$1"
+	no=0
+	while [ -n "$archfile" ] && { IFS= read -r line || [ -n "$line" ]; }; do
+		no=$((no + 1))
+		expect_trim line "$line"
+		[[ -z "$line" || "$line" == '#'* ]] && continue
+		if [ "$line" = "-*" ]; then
+			text=()
+			continue
+		fi
+		if [[ "$line" == -* ]]; then
+			expect_trim line "${line:1}"
+			for ((i = 1; i <= n; i++)); do
+				[ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] && break
+			done
+			if [ $i -gt $n ]; then
+				printf '%s:%d: removes "%s", which expect does not have\n' \
+					"$arch" "$no" "$line" >&2
+				bad=1
+			fi
+			unset 'text[i]'
+			continue
+		fi
+		for ((i = 1; i <= n; i++)); do
+			if [ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] &&
+				[[ "${from[i]}" == expect:* ]]; then
+				printf '%s:%d: repeats %s (only what differs belongs here)\n' \
+					"$arch" "$no" "${from[i]}" >&2
+				bad=1
+			fi
+		done
+		expect_key k "$line"
+		i=$((n + 1))
+		if [ -n "$k" ]; then
+			for ((i = 1; i <= n; i++)); do
+				[ -n "${text[i]+set}" ] || continue
+				expect_key ki "${text[i]}"
+				[ "$ki" = "$k" ] && break
+			done
+		fi
+		if [ $i -gt $n ]; then
+			n=$((n + 1))
+			i=$n
+		fi
+		text[i]=$line
+		from[i]=$arch:$no
+	done < "${archfile:-/dev/null}"
+	for i in "${!text[@]}"; do
+		printf '%s\t%s\n' "${from[i]}" "${text[i]}"
+	done
+	return $bad
+}
 
-	awk -v arch="${arch##*/}" -f "$CDO_ASSERTS_DIR/resolve-expect.awk" "$@"
+# expect_trim VAR TEXT: TEXT without a CR at its end, then without blanks
+# (spaces, tabs) at either end, into VAR
+expect_trim() {
+	local s=${2%$'\r'}
+	s=${s#"${s%%[!$' \t']*}"}
+	s=${s%"${s##*[!$' \t']}"}
+	printf -v "$1" '%s' "$s"
+}
+
+# expect_key VAR LINE: the key of a single-valued assertion into VAR ("exit",
+# "funcs", "nfuncs-patched", "size SECTION", "nrelocs SECTION"; else empty)
+expect_key() {
+	local w=()
+	read -r -a w <<<"$2"
+	case "${w[0]:-}" in
+	exit | funcs | nfuncs-patched) printf -v "$1" '%s' "${w[0]}" ;;
+	size | nrelocs) printf -v "$1" '%s' "${w[1]:+${w[0]} ${w[1]}}" ;;
+	*) printf -v "$1" '%s' "" ;;
+	esac
 }
