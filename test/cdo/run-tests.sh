@@ -442,7 +442,7 @@ case_sane() {
 
 # case_expect: every assertion in effect ($W/expect) holds
 case_expect() {
-	local ok=0 from line neg words
+	local ok=0 from line neg words held
 	while IFS=$'\t' read -r from line; do
 		neg=0
 		if [[ "$line" == '!'* ]]; then
@@ -452,12 +452,17 @@ case_expect() {
 		fi
 		read -r -a words <<<"$line"
 		WHY=""
-		if check_one "${words[@]}"; then
-			if [ $neg = 1 ]; then
-				echo "$from: '!$line' holds but must not" >>"$LOG"
-				ok=1
-			fi
-		elif [ $neg = 0 ]; then
+		ASSERT_INVALID=0
+		check_one "${words[@]}"
+		held=$?
+		if [ "$ASSERT_INVALID" = 1 ]; then
+			[ $neg = 0 ] || line="!$line"
+			echo "$from: '$line': $WHY" >>"$LOG"
+			ok=1
+		elif [ $held = 0 ] && [ $neg = 1 ]; then
+			echo "$from: '!$line' holds but must not" >>"$LOG"
+			ok=1
+		elif [ $held != 0 ] && [ $neg = 0 ]; then
 			echo "$from: '$line': $WHY" >>"$LOG"
 			ok=1
 		fi
