@@ -667,7 +667,7 @@ check_one() {
 # process per case). Blank lines and '#' comments are skipped; a line is
 # compared without its blanks (spaces, tabs) at either end and a CR at its end.
 resolve_expect() {
-	local archfile=${2:-} arch line no i k ki n=0 bad=0 text=() from=()
+	local archfile=${2:-} arch line no i n=0 bad=0 text=() from=()
 	arch=${archfile##*/}
 	no=0
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -682,52 +682,59 @@ resolve_expect() {
 	while [ -n "$archfile" ] && { IFS= read -r line || [ -n "$line" ]; }; do
 		no=$((no + 1))
 		expect_trim line "$line"
-		[[ -z "$line" || "$line" == '#'* ]] && continue
-		if [ "$line" = "-*" ]; then
-			text=()
-			continue
-		fi
-		if [[ "$line" == -* ]]; then
-			expect_trim line "${line:1}"
-			for ((i = 1; i <= n; i++)); do
-				[ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] && break
-			done
-			if [ $i -gt $n ]; then
-				printf '%s:%d: removes "%s", which expect does not have\n' \
-					"$arch" "$no" "$line" >&2
-				bad=1
-			fi
-			unset 'text[i]'
-			continue
-		fi
-		for ((i = 1; i <= n; i++)); do
-			if [ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] &&
-				[[ "${from[i]}" == expect:* ]]; then
-				printf '%s:%d: repeats %s (only what differs belongs here)\n' \
-					"$arch" "$no" "${from[i]}" >&2
-				bad=1
-			fi
-		done
-		expect_key k "$line"
-		i=$((n + 1))
-		if [ -n "$k" ]; then
-			for ((i = 1; i <= n; i++)); do
-				[ -n "${text[i]+set}" ] || continue
-				expect_key ki "${text[i]}"
-				[ "$ki" = "$k" ] && break
-			done
-		fi
-		if [ $i -gt $n ]; then
-			n=$((n + 1))
-			i=$n
-		fi
-		text[i]=$line
-		from[i]=$arch:$no
+		[[ -z "$line" || "$line" == '#'* ]] || expect_arch_line "$line"
 	done < "${archfile:-/dev/null}"
 	for i in "${!text[@]}"; do
 		printf '%s\t%s\n' "${from[i]}" "${text[i]}"
 	done
 	return $bad
+}
+
+# expect_arch_line LINE: applies line $no of the architecture's file $arch to
+# resolve_expect's text, from, n and bad (its locals, which bash lets this
+# function see)
+expect_arch_line() {
+	local line=$1 i k ki
+	if [ "$line" = "-*" ]; then
+		text=()
+		return
+	fi
+	if [[ "$line" == -* ]]; then
+		expect_trim line "${line:1}"
+		for ((i = 1; i <= n; i++)); do
+			[ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] && break
+		done
+		if ((i > n)); then
+			printf '%s:%d: removes "%s", which expect does not have\n' \
+				"$arch" "$no" "$line" >&2
+			bad=1
+		fi
+		unset 'text[i]'
+		return
+	fi
+	for ((i = 1; i <= n; i++)); do
+		if [ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] &&
+			[[ "${from[i]}" == expect:* ]]; then
+			printf '%s:%d: repeats %s (only what differs belongs here)\n' \
+				"$arch" "$no" "${from[i]}" >&2
+			bad=1
+		fi
+	done
+	expect_key k "$line"
+	i=$((n + 1))
+	if [ -n "$k" ]; then
+		for ((i = 1; i <= n; i++)); do
+			[ -n "${text[i]+set}" ] || continue
+			expect_key ki "${text[i]}"
+			[ "$ki" = "$k" ] && break
+		done
+	fi
+	if ((i > n)); then
+		n=$((n + 1))
+		i=$n
+	fi
+	text[i]=$line
+	from[i]=$arch:$no
 }
 
 # expect_trim VAR TEXT: TEXT without a CR at its end, then without blanks
