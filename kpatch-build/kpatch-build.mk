@@ -11,7 +11,7 @@ kpatch-build-tools: $(KPB_DIR)/kpatch-struct-sizes $(KPB_DIR)/kpatch-dwarf-units
 	$(KPB_DIR)/kpatch-binary-match $(KPB_DIR)/kpatch-pp-compare $(KPB_DIR)/kpatch-ident
 
 # the structs it looks for are the special-section table's (arch/, in libkp.a)
-$(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c $(B)/libkp.a
+$(B)/bin/kpatch-struct-sizes: $(KPB_DIR)/struct-sizes.c $(B)/libkp.a $(B)/link-flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< $(B)/libkp.a -ldwarf -lelf -lz
 
@@ -19,7 +19,7 @@ $(KPB_DIR)/kpatch-struct-sizes: $(B)/bin/kpatch-struct-sizes
 	cp -f $< $@
 
 # the compilation units of a distribution kernel's debug binaries (stock kernels)
-$(B)/bin/kpatch-dwarf-units: $(KPB_DIR)/dwarf-units.c
+$(B)/bin/kpatch-dwarf-units: $(KPB_DIR)/dwarf-units.c $(B)/link-flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< -ldwarf -lelf -lz
 
@@ -27,7 +27,7 @@ $(KPB_DIR)/kpatch-dwarf-units: $(B)/bin/kpatch-dwarf-units
 	cp -f $< $@
 
 # a rebuilt original object against the shipped binary (stock kernels)
-$(B)/bin/kpatch-binary-match: $(KPB_DIR)/binary-match.c $(B)/libkp.a
+$(B)/bin/kpatch-binary-match: $(KPB_DIR)/binary-match.c $(B)/libkp.a $(B)/link-flags
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_V) $(CFLAGS) $(LDFLAGS_V) $(LDFLAGS) -o $@ $< $(B)/libkp.a -lelf
 
@@ -39,9 +39,9 @@ $(KPB_DIR)/kpatch-binary-match: $(B)/bin/kpatch-binary-match
 # the other tools tested with their ASan build: test/pp-compare/run.sh)
 PPC_SRCS := $(wildcard $(KPB_DIR)/pp-compare/*.c)
 tools: $(B)/bin/kpatch-pp-compare
-$(B)/bin/kpatch-pp-compare: $(call obj,$(PPC_SRCS)) $(B)/libkp.a
+$(B)/bin/kpatch-pp-compare: $(call obj,$(PPC_SRCS)) $(B)/libkp.a $(B)/link-flags
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS_V) $(LDFLAGS) -o $@ $(LINKED)
 
 -include $(patsubst %.o,%.d,$(call obj,$(PPC_SRCS)))
 

@@ -13,13 +13,12 @@
 #   assertions       assert_KEYWORD for each `expect` keyword, and check_one,
 #                    which runs one assertion line
 #   expectations     resolve_expect: `expect` with `expect.ARCH` applied
-#                    (its awk program is test/cdo/resolve-expect.awk)
 #
-# It needs the runner's $OBJCOPY, $NM, $ARCH_ENDIAN and $ARCH_R_ABS64 (the
-# architecture's), and, per case, $W, $OUT, $RC, $ERRF, DIFFER_STDERR (the
-# lines of $ERRF) and $OBJNAME. The assertions run in the runner's shell
-# (builtins, few processes: a fork costs ~7 ms of CPU on the test VMs).
-CDO_ASSERTS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# It needs the runner's $OBJCOPY, $NM, $ARCH_ENDIAN, $ARCH_R_ABS64 and
+# $ARCH_BFD_TARGET (the architecture's), and, per case, $W, $OUT, $RC, $ERRF,
+# DIFFER_STDERR (the lines of $ERRF) and $OBJNAME. The assertions run in the
+# runner's shell (builtins, few processes: a fork costs ~7 ms of CPU on the
+# test VMs).
 
 # ---------------------------------------------------------------------------
 # object readers, used by the assertions and the cases' `mangle` scripts
@@ -38,9 +37,11 @@ OBJ_LISTING_OF=""            # object_listing_file: this object's listing is...
 OBJ_LISTING_FILE=""          # ...already in this file
 OBJ_SECTIONS=()              # section names, in order ("" for section 0)
 declare -A OBJ_SECTION_SIZE  # section name -> size (hex, as readelf prints it)
+declare -A OBJ_SECTION_OFF   # section name -> file offset (hex), when it has contents
 OBJ_SYMBOL_ROWS=()           # symbol table rows, "[<localentry>: N]" removed
 declare -A OBJ_RELOCS        # "'RELASEC'" -> its rows, a newline after each
 declare -A OBJ_SECTION_BYTES # section name -> its bytes (hex, space separated)
+OBJ_FILE_BYTES=()            # the object's bytes (hex), once a section's are asked for
 
 objects_changed() {
 	OBJ_CACHED=""
@@ -70,7 +71,8 @@ object_parse() {
 	else
 		mapfile -t listing_lines < <(readelf -aW "$1" 2>/dev/null)
 	fi
-	OBJ_SECTIONS=() OBJ_SECTION_SIZE=() OBJ_SYMBOL_ROWS=() OBJ_RELOCS=() OBJ_SECTION_BYTES=()
+	OBJ_SECTIONS=() OBJ_SECTION_SIZE=() OBJ_SECTION_OFF=() OBJ_SYMBOL_ROWS=() OBJ_RELOCS=()
+	OBJ_SECTION_BYTES=() OBJ_FILE_BYTES=()
 	for line in "${listing_lines[@]}"; do
 		case "$line" in
 		'Section Headers:') block=sections; continue ;;
@@ -90,8 +92,11 @@ object_parse() {
 			# into fields; the first row of a name wins)
 			[[ "$line" =~ $size_row_prefix ]] || continue
 			read -r -a fields <<<"${line#"${BASH_REMATCH[0]}"}"
-			[ -n "${fields[0]:-}" ] && [ -z "${OBJ_SECTION_SIZE[${fields[0]}]+set}" ] &&
+			if [ -n "${fields[0]:-}" ] && [ -z "${OBJ_SECTION_SIZE[${fields[0]}]+set}" ]; then
 				OBJ_SECTION_SIZE[${fields[0]}]=${fields[4]:-}
+				# (a NOBITS section has no contents to read)
+				[ "${fields[1]:-}" = NOBITS ] || OBJ_SECTION_OFF[${fields[0]}]=${fields[3]:-}
+			fi
 			;;
 		symbols)
 			# (ppc64le prints "[<localentry>: 8]" inside the row)
@@ -181,17 +186,22 @@ read_cstring() {
 }
 
 # section_bytes OBJ NAME: the section's bytes into SECTION_BYTES (hex, one
-# element a byte), read once per object; 1 when the section cannot be dumped
+# element a byte); 1 when the section cannot be read (absent, without contents,
+# past the end of the file). The bytes are cut from one od of the whole object
+# (small: a few KB), at the offset and size its section header gives, not
+# dumped by objcopy and read by od for each section
 section_bytes() {
-	local bin hexdump
+	local off size
 	object_parse "$1"
 	if [ -z "${OBJ_SECTION_BYTES[$2]+set}" ]; then
-		bin=${W:-.}/section$2.bin
-		hexdump=$bin.hex
-		dump_section "$1" "$2" "$bin" || return 1
-		od -An -v -tx1 "$bin" >"$hexdump" || return 1
-		read -r -d '' -a SECTION_BYTES <"$hexdump"
-		OBJ_SECTION_BYTES[$2]=${SECTION_BYTES[*]}
+		off=${OBJ_SECTION_OFF[$2]:-}
+		size=${OBJ_SECTION_SIZE[$2]:-}
+		[[ "$off" =~ ^[0-9a-f]+$ && "$size" =~ ^[0-9a-f]+$ ]] || return 1
+		off=$((16#$off)) size=$((16#$size))
+		[ ${#OBJ_FILE_BYTES[@]} -gt 0 ] ||
+			read -r -d '' -a OBJ_FILE_BYTES < <(od -An -v -tx1 "$1" 2>/dev/null)
+		[ $((off + size)) -le ${#OBJ_FILE_BYTES[@]} ] || return 1
+		OBJ_SECTION_BYTES[$2]=${OBJ_FILE_BYTES[*]:off:size}
 	fi
 	read -r -a SECTION_BYTES <<<"${OBJ_SECTION_BYTES[$2]}"
 }
@@ -318,8 +328,21 @@ ere_escape() {
 # Context: $W (work dir), $OUT, $RC, $ERRF (differ's stderr), $OBJNAME
 # ---------------------------------------------------------------------------
 WHY=""
+# ASSERT_INVALID: set (with WHY, which then stays) when an assertion line
+# cannot be checked at all (an unknown keyword, a regular expression that does
+# not compile); the runner fails such a line whatever it returned and even
+# under '!' (an assertion over a pattern that matches nothing holds, or never)
+ASSERT_INVALID=0
 # shellcheck disable=SC2034  # (the runner's case_expect reads WHY)
-why() { WHY="$*"; return 1; }
+why() { [ "$ASSERT_INVALID" = 1 ] || WHY="$*"; return 1; }
+# shellcheck disable=SC2034
+invalid() { WHY="$*"; ASSERT_INVALID=1; return 1; }
+
+# ere_valid REGEX: REGEX compiles (=~ returns 2 for one that does not)
+ere_valid() {
+	[[ "" =~ $1 ]]
+	[ $? != 2 ] || invalid "invalid regular expression /$1/"
+}
 
 need_out() {
 	[ -f "$OUT" ] || why "no output object (differ exited $RC)"
@@ -400,10 +423,12 @@ assert_exit() {
 assert_funcs() {
 	need_out || return 1
 	local got want type name functions=()
-	# (nm, not the symbol table: its t/T are the symbols in code sections)
+	# (nm, not the symbol table: its t/T are the symbols in code sections;
+	# the architecture's BFD target named, so that it does not load the LTO
+	# plugins to try theirs)
 	while read -r _ type name; do
 		[[ "$type" == [tT] ]] && functions+=("$name")
-	done < <("$NM" "$OUT" 2>/dev/null)
+	done < <("$NM" --target="$ARCH_BFD_TARGET" "$OUT" 2>/dev/null)
 	sort_unique_to got "${functions[@]}"
 	sort_unique_to want "$@"
 	[ "$got" = "$want" ] || why "functions in output: [$got], expected [$want]"
@@ -494,8 +519,20 @@ assert_nfuncs_patched() {
 	[ "$n" = "$1" ] || why ".kpatch.funcs has $n records, expected $1"
 }
 
+# stderr_match_ere REGEX: a line of the differ's stderr (DIFFER_STDERR) matches
+# REGEX, an ERE as grep -E reads it (bash's =~: the same regcomp dialect; no
+# grep process per assertion)
+stderr_match_ere() {
+	local line
+	ere_valid "$1" || return 1
+	for line in "${DIFFER_STDERR[@]}"; do
+		[[ "$line" =~ $1 ]] && return 0
+	done
+	return 1
+}
+
 assert_error() {
-	grep -E -q -- "^create-diff-object: .*($*)" "$ERRF" ||
+	stderr_match_ere "^create-diff-object: .*($*)" ||
 		why "no error line matching /$*/ on stderr"
 }
 
@@ -504,12 +541,12 @@ assert_refusal() {
 	shift
 	ere_escape_to re "$sym"
 	re="^create-diff-object: [^ ]+: $re: .*(${*:-.})"
-	grep -E -q -- "$re" "$ERRF" ||
+	stderr_match_ere "$re" ||
 		why "no refusal line 'create-diff-object: <obj>: $sym: ...' matching /${*:-.}/"
 }
 
 assert_debug() {
-	grep -E -q -- "$*" "$ERRF" || why "no stderr line matching /$*/"
+	stderr_match_ere "$*" || why "no stderr line matching /$*/"
 }
 
 assert_section() {
@@ -523,9 +560,16 @@ assert_no_section() {
 }
 
 # lines_match_ere TEXT REGEX: a line of TEXT (newline-terminated lines) matches
-# REGEX (grep -E; no line at all matches nothing)
+# REGEX (as grep -E; no line at all matches nothing)
 lines_match_ere() {
-	[ -n "$1" ] && grep -E -q -- "$2" <<<"${1%$'\n'}"
+	local line lines=()
+	ere_valid "$2" || return 1
+	[ -n "$1" ] || return 1
+	mapfile -t lines <<<"${1%$'\n'}"
+	for line in "${lines[@]}"; do
+		[[ "$line" =~ $2 ]] && return 0
+	done
+	return 1
 }
 
 assert_no_section_re() {
@@ -601,7 +645,7 @@ check_one() {
 
 	shift
 	if ! declare -F "assert_${kw//-/_}" >/dev/null; then
-		why "unknown assertion '$kw'"
+		invalid "unknown assertion '$kw'"
 		return 1
 	fi
 	"assert_${kw//-/_}" "$@"
@@ -618,9 +662,98 @@ check_one() {
 # assertion (exit, funcs, nfuncs-patched, size SECTION, nrelocs SECTION)
 # replaces the base's line of the same key; any other line is added. A removal
 # the base does not have fails the case (the base changed under it), and so does
-# a line the base already has (a whole file of the old form, which repeated it).
+# a line the base already has (a whole file of the old form, which repeated it):
+# a message on stderr each, and the status 1. Builtins only (it was an awk
+# process per case). Blank lines and '#' comments are skipped; a line is
+# compared without its blanks (spaces, tabs) at either end and a CR at its end.
 resolve_expect() {
-	local arch=${2:-}
+	local archfile=${2:-} arch line no i n=0 bad=0 text=() from=()
+	arch=${archfile##*/}
+	no=0
+	while IFS= read -r line || [ -n "$line" ]; do
+		no=$((no + 1))
+		expect_trim line "$line"
+		[[ -z "$line" || "$line" == '#'* ]] && continue
+		n=$((n + 1))
+		text[n]=$line
+		from[n]=expect:$no
+	done <"$1"
+	no=0
+	while [ -n "$archfile" ] && { IFS= read -r line || [ -n "$line" ]; }; do
+		no=$((no + 1))
+		expect_trim line "$line"
+		[[ -z "$line" || "$line" == '#'* ]] || expect_arch_line "$line"
+	done < "${archfile:-/dev/null}"
+	for i in "${!text[@]}"; do
+		printf '%s\t%s\n' "${from[i]}" "${text[i]}"
+	done
+	return $bad
+}
 
-	awk -v arch="${arch##*/}" -f "$CDO_ASSERTS_DIR/resolve-expect.awk" "$@"
+# expect_arch_line LINE: applies line $no of the architecture's file $arch to
+# resolve_expect's text, from, n and bad (its locals, which bash lets this
+# function see)
+expect_arch_line() {
+	local line=$1 i k ki
+	if [ "$line" = "-*" ]; then
+		text=()
+		return
+	fi
+	if [[ "$line" == -* ]]; then
+		expect_trim line "${line:1}"
+		for ((i = 1; i <= n; i++)); do
+			[ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] && break
+		done
+		if ((i > n)); then
+			printf '%s:%d: removes "%s", which expect does not have\n' \
+				"$arch" "$no" "$line" >&2
+			bad=1
+		fi
+		unset 'text[i]'
+		return
+	fi
+	for ((i = 1; i <= n; i++)); do
+		if [ -n "${text[i]+set}" ] && [ "${text[i]}" = "$line" ] &&
+			[[ "${from[i]}" == expect:* ]]; then
+			printf '%s:%d: repeats %s (only what differs belongs here)\n' \
+				"$arch" "$no" "${from[i]}" >&2
+			bad=1
+		fi
+	done
+	expect_key k "$line"
+	i=$((n + 1))
+	if [ -n "$k" ]; then
+		for ((i = 1; i <= n; i++)); do
+			[ -n "${text[i]+set}" ] || continue
+			expect_key ki "${text[i]}"
+			[ "$ki" = "$k" ] && break
+		done
+	fi
+	if ((i > n)); then
+		n=$((n + 1))
+		i=$n
+	fi
+	text[i]=$line
+	from[i]=$arch:$no
+}
+
+# expect_trim VAR TEXT: TEXT without a CR at its end, then without blanks
+# (spaces, tabs) at either end, into VAR
+expect_trim() {
+	local s=${2%$'\r'}
+	s=${s#"${s%%[!$' \t']*}"}
+	s=${s%"${s##*[!$' \t']}"}
+	printf -v "$1" '%s' "$s"
+}
+
+# expect_key VAR LINE: the key of a single-valued assertion into VAR ("exit",
+# "funcs", "nfuncs-patched", "size SECTION", "nrelocs SECTION"; else empty)
+expect_key() {
+	local w=()
+	read -r -a w <<<"$2"
+	case "${w[0]:-}" in
+	exit | funcs | nfuncs-patched) printf -v "$1" '%s' "${w[0]}" ;;
+	size | nrelocs) printf -v "$1" '%s' "${w[1]:+${w[0]} ${w[1]}}" ;;
+	*) printf -v "$1" '%s' "" ;;
+	esac
 }

@@ -138,7 +138,8 @@ if [ $# -gt 0 ]; then
 else
 	CASES=()
 	for d in "$CASES_DIR"/*/; do
-		CASES+=("$(basename "$d")")
+		d=${d%/}
+		CASES+=("${d##*/}")
 	done
 fi
 
@@ -170,6 +171,14 @@ cdo_compile() {
 		"$@" -c "$base" -o "$out")
 }
 
+# copy_text SRC DST: a copy of the text file SRC (a case's source, header or
+# symvers: no NUL bytes) with builtins, without a cp process per file
+copy_text() {
+	local text=""
+	IFS= read -r -d '' text <"$1"
+	printf '%s' "$text" >"$2"
+}
+
 # the assertions of the `expect` files, and the object readers they use
 # shellcheck source=test/cdo/asserts.sh
 . "$HERE/asserts.sh"
@@ -178,6 +187,23 @@ cdo_compile() {
 # one case, in steps; each returns 1 with the reason in $W/result.txt ($LOG)
 # ---------------------------------------------------------------------------
 
+# WORKDIR_FRESH[NAME]: the case's work directory was emptied and created by
+# workdirs_prepare; a case not in it (run a second time) empties its own
+declare -A WORKDIR_FRESH=()
+
+# workdirs_prepare NAME...: the work directories of the cases, emptied and
+# created in two processes for all of them (not an rm and a mkdir per case)
+workdirs_prepare() {
+	local c dirs=()
+	for c; do
+		dirs+=("$OUT_ROOT/$c")
+		WORKDIR_FRESH[$c]=1
+	done
+	[ ${#dirs[@]} -gt 0 ] || return 0
+	rm -rf "${dirs[@]}"
+	mkdir -p "${dirs[@]/%//orig}" "${dirs[@]/%//patched}"
+}
+
 # case_setup NAME: work directory, expectations, flags, parent name
 case_setup() {
 	local name=$1 cf more line
@@ -185,8 +211,12 @@ case_setup() {
 	CDIR=$CASES_DIR/$name
 	W=$OUT_ROOT/$name
 	LOG=$W/result.txt
-	rm -rf "$W"
-	mkdir -p "$W/orig" "$W/patched"
+	if [ -n "${WORKDIR_FRESH[$name]:-}" ]; then
+		unset 'WORKDIR_FRESH[$name]'
+	else
+		rm -rf "$W"
+		mkdir -p "$W/orig" "$W/patched"
+	fi
 	: >"$LOG"
 	if [ ! -f "$CDIR/orig.c" ] || [ ! -f "$CDIR/patched.c" ]; then
 		echo "case $name: orig.c or patched.c missing" >"$LOG"
@@ -224,10 +254,10 @@ case_setup() {
 # name NAME.c (the same STT_FILE and __FILE__), with the case's headers
 case_compile() {
 	local name=$1 src=$1.c h
-	cp "$CDIR/orig.c" "$W/orig/$src"
-	cp "$CDIR/patched.c" "$W/patched/$src"
+	copy_text "$CDIR/orig.c" "$W/orig/$src"
+	copy_text "$CDIR/patched.c" "$W/patched/$src"
 	for h in "$CDIR"/*.h; do
-		[ -f "$h" ] && cp "$h" "$W/orig/" && cp "$h" "$W/patched/"
+		[ -f "$h" ] && copy_text "$h" "$W/orig/${h##*/}" && copy_text "$h" "$W/patched/${h##*/}"
 	done
 	ORIG=$W/$name.ORIG.o
 	PATCHED=$W/$name.PATCHED.o
@@ -253,11 +283,14 @@ case_parent() {
 	mkdir -p "$W/parent"
 	local order=() f objs=()
 	if [ -f "$CDIR/parent/order" ]; then
-		mapfile -t order < <(grep -v '^#' "$CDIR/parent/order" | sed '/^$/d')
+		# its lines, but comments and empty ones
+		while IFS= read -r f || [ -n "$f" ]; do
+			[[ -z "$f" || "$f" == '#'* ]] || order+=("$f")
+		done <"$CDIR/parent/order"
 	else
 		order=(ORIG)
 		for f in "$CDIR"/parent/*.c; do
-			[ -f "$f" ] && order+=("$(basename "$f")")
+			[ -f "$f" ] && order+=("${f##*/}")
 		done
 	fi
 	for f in "${order[@]}"; do
@@ -265,7 +298,7 @@ case_parent() {
 			objs+=("$ORIG")
 			continue
 		fi
-		cp "$CDIR/parent/$f" "$W/parent/$f"
+		copy_text "$CDIR/parent/$f" "$W/parent/$f"
 		if ! cdo_compile "$W/parent/$f" "$W/parent/${f%.c}.o" >"$W/cc-parent.log" 2>&1; then
 			{ echo "compiling parent/$f failed:"; cat "$W/cc-parent.log"; } >"$LOG"
 			return 1
@@ -287,7 +320,7 @@ case_inputs() {
 	SYMVERS=/dev/null
 	if [ -f "$CDIR/symvers" ]; then
 		SYMVERS=$W/Module.symvers
-		cp "$CDIR/symvers" "$SYMVERS"
+		copy_text "$CDIR/symvers" "$SYMVERS"
 	fi
 	# the case may damage or replace the inputs
 	[ -f "$CDIR/mangle" ] || return 0
@@ -328,7 +361,7 @@ case_env() {
 # case_differ NAME: runs the differ (RC, stderr in $ERRF; the command line in
 # command.sh, to rerun by hand)
 case_differ() {
-	local cmd=("$CDO" -d "$ORIG" "$PATCHED" "$OBJNAME" "$SYMTAB" "$SYMVERS" "test_$1" "$OUT")
+	local cmd=("$CDO" -d "$ORIG" "$PATCHED" "$OBJNAME" "$SYMTAB" "$SYMVERS" "test_$1" "$OUT") u e
 
 	ERRF=$W/stderr.txt
 	printf '%q ' env "${ENV_UNSET[@]}" "${ENV_SET[@]}" "${cmd[@]}" >"$W/command.sh"
@@ -337,8 +370,17 @@ case_differ() {
 	if [ -e "$OUT" ] || [ -L "$OUT" ]; then
 		rm -f "$OUT"
 	fi
-	(cd "$W" && timeout -k 5 "$TIMEOUT" env "${ENV_UNSET[@]}" "${ENV_SET[@]}" "${cmd[@]}") \
-		>"$W/stdout.txt" 2>"$ERRF"
+	# (what command.sh's env does, with builtins in the subshell: one process fewer)
+	(
+		cd "$W" || exit 1
+		for ((u = 1; u < ${#ENV_UNSET[@]}; u += 2)); do
+			unset "${ENV_UNSET[u]}"
+		done
+		for e in "${ENV_SET[@]}"; do
+			export "${e?}"
+		done
+		exec timeout -k 5 "$TIMEOUT" "${cmd[@]}"
+	) >"$W/stdout.txt" 2>"$ERRF"
 	RC=$?
 	objects_changed
 	mapfile -t DIFFER_STDERR <"$ERRF"
@@ -400,7 +442,7 @@ case_sane() {
 
 # case_expect: every assertion in effect ($W/expect) holds
 case_expect() {
-	local ok=0 from line neg words
+	local ok=0 from line neg words held
 	while IFS=$'\t' read -r from line; do
 		neg=0
 		if [[ "$line" == '!'* ]]; then
@@ -410,12 +452,17 @@ case_expect() {
 		fi
 		read -r -a words <<<"$line"
 		WHY=""
-		if check_one "${words[@]}"; then
-			if [ $neg = 1 ]; then
-				echo "$from: '!$line' holds but must not" >>"$LOG"
-				ok=1
-			fi
-		elif [ $neg = 0 ]; then
+		ASSERT_INVALID=0
+		check_one "${words[@]}"
+		held=$?
+		if [ "$ASSERT_INVALID" = 1 ]; then
+			[ $neg = 0 ] || line="!$line"
+			echo "$from: '$line': $WHY" >>"$LOG"
+			ok=1
+		elif [ $held = 0 ] && [ $neg = 1 ]; then
+			echo "$from: '!$line' holds but must not" >>"$LOG"
+			ok=1
+		elif [ $held != 0 ] && [ $neg = 0 ]; then
 			echo "$from: '$line': $WHY" >>"$LOG"
 			ok=1
 		fi
@@ -475,6 +522,18 @@ report_case() {
 		head -40 "$W/stderr.txt" | sed 's/^/     | /'
 	fi
 }
+
+# the cases that run (named, existing, on this architecture), their work
+# directories made ready at once
+run_cases=()
+for c in "${CASES[@]}"; do
+	c=${c%/}
+	c=${c##*/}
+	[ -d "$CASES_DIR/$c" ] || continue
+	[ -f "$CASES_DIR/$c/arches" ] && ! arches_list "$CASES_DIR/$c/arches" && continue
+	run_cases+=("$c")
+done
+workdirs_prepare ${run_cases[@]+"${run_cases[@]}"}
 
 for c in "${CASES[@]}"; do
 	c=${c%/}

@@ -58,26 +58,59 @@ declare -A PROGRAMS=(
 HEADERS=(lib/*.h arch/*.h arch/*/*.h create-diff-object/*.h klp-convert/*.h
 	 kpatch-build/pp-compare/*.h kpatch-build/ident/*.h kmod/include/kpatch-formats.h)
 
-obj() { echo "$out/obj/${1%.c}.o"; }
 # every source of the programs, one a line
 program_sources() { local p; for p in "${!PROGRAMS[@]}"; do tr ' ' '\n' <<<"${PROGRAMS[$p]}"; done; }
 
+# every source compiled to $out/obj/SOURCE.o (SOURCE without .c), their
+# directories made by one mkdir; then their symbol tables
 compile() {
-	local src o rc=0 srcs
+	local src o rc=0 srcs dirs=()
 
 	mapfile -t srcs < <(printf '%s\n' "${LIB[@]}"; program_sources)
 	for src in "${srcs[@]}"; do
-		o=$(obj "$src")
-		mkdir -p "$(dirname "$o")"
+		o=$out/obj/${src%.c}.o
+		dirs+=("${o%/*}")
+	done
+	mkdir -p "${dirs[@]}"
+	for src in "${srcs[@]}"; do
+		o=$out/obj/${src%.c}.o
 		gcc -std=gnu11 -I. -D_GNU_SOURCE -O0 -w -c -o "$o" -MMD \
 			-aux-info "${o%.o}.aux" "$src" 2>>"$out/compile.log" || rc=1
 	done
-	return $rc
+	[ $rc = 0 ] && symbol_tables "${srcs[@]}"
+}
+
+# symbol_tables SOURCE...: "symbol source" lines of what each object defines
+# ($out/defined.all: nm's global defined symbols, the third field of its
+# three-field lines) and of what it uses ($out/undefined.all: the second field
+# of nm -u), by one nm run each for all the objects: a run costs ~0.1 s of CPU
+# before it reads a file (it loads the LTO plugins, libLLVM among them), and
+# the checks read the objects ~170 times
+symbol_tables() {
+	local src objs=()
+	# (-A: each line is "OBJECT:" and the line nm prints for that object)
+	# shellcheck disable=SC2016  # (an awk program)
+	local split='{ i = index($0, ".o:"); f = substr($0, length(pre) + 1, i - length(pre) - 1) ".c"
+		$0 = substr($0, i + 3) }'
+	for src; do
+		objs+=("$out/obj/${src%.c}.o")
+	done
+	nm -A --defined-only -g "${objs[@]}" |
+		awk -v pre="$out/obj/" "$split"' NF == 3 { print $3, f }' > "$out/defined.all" &&
+	nm -A -u "${objs[@]}" |
+		awk -v pre="$out/obj/" "$split"' { print $2, f }' > "$out/undefined.all"
 }
 
 # "symbol file" lines: what each of @files defines, and what it uses
-defined() { local f; for f; do nm --defined-only -g "$(obj "$f")" | awk -v f="$f" 'NF == 3 { print $3, f }'; done | sort; }
-undefined() { local f; for f; do nm -u "$(obj "$f")" | awk -v f="$f" '{ print $2, f }'; done | sort; }
+defined() { symbols_of "$out/defined.all" "$@"; }
+undefined() { symbols_of "$out/undefined.all" "$@"; }
+# symbols_of TABLE FILE...: the lines of TABLE of those files, sorted
+symbols_of() {
+	local table=$1
+	shift
+	awk -v files="$*" 'BEGIN { n = split(files, f, " "); for (i = 1; i <= n; i++) want[f[i]] = 1 }
+		$2 in want' "$table" | sort
+}
 
 # "user provider" lines: the library's among its own files, each program's
 # among its files and the library's
@@ -134,8 +167,12 @@ check_declarations() {
 	# a header may declare no function (list.h), but some source includes it
 	find "$out/obj" -name '*.d' -exec cat {} + | tr -s ' \134' '\n' |
 		sed -n 's|^\(\./\)\{0,1\}\([^/].*\.h\):\{0,1\}$|\2|p' | sort -u > "$out/included.txt"
+	local -A included=()
+	while IFS= read -r h; do
+		included[$h]=1
+	done < "$out/included.txt"
 	for h in "${HEADERS[@]}"; do
-		grep -qxF "$h" "$out/included.txt" ||
+		[ -n "${included[$h]:-}" ] ||
 			echo "$h: no source of the tools includes it" >> "$log"
 	done
 	if [ -s "$log" ]; then fail declarations "a function a header declares is not defined ($log)" "$log"
@@ -176,15 +213,20 @@ size_c_files() {
 		awk '!/^kpatch-build\// || /^kpatch-build\/[^\/]*\.c$/ || /^kpatch-build\/.*\/.*\.[ch]$/' | sort
 }
 
-# the shell scripts: *.sh, or a "#!" line of sh or bash (test/out: the suites' output)
+# the shell scripts: *.sh, or a "#!" line of sh or bash (test/out: the suites'
+# output; a first line read with builtins: ~800 files)
 size_scripts() {
-	local f
+	local f first shebang='^#! *(/usr)?/bin/(env +)?(ba)?sh( |$)'
 
 	find kpatch-build test integration scripts kpatch -path test/out -prune -o -type f -print |
 		sort | while read -r f; do
 			case $f in
 			*.sh) echo "$f" ;;
-			*) head -n 1 "$f" 2>/dev/null | grep -qE '^#! *(/usr)?/bin/(env +)?(ba)?sh( |$)' && echo "$f" ;;
+			*)
+				first=""
+				IFS= read -r first 2>/dev/null < "$f"
+				[[ "$first" =~ $shebang ]] && echo "$f"
+				;;
 			esac
 		done
 }
