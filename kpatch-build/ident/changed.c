@@ -43,7 +43,9 @@ struct cmp {
 	struct sset present[2];		/* "<kind><name>" of each version's items */
 	struct sset result;		/* "<kind><name>", data: why */
 	struct sset changed;		/* the changed names */
+	struct sset macros;		/* the changed names of macros */
 	struct sset frags[2];		/* each version's paste fragments (paste.c) */
+	struct sset pieces[2];		/* fragments that can build a changed name (data) */
 };
 
 static void __attribute__((noreturn, format(printf, 3, 4)))
@@ -164,20 +166,36 @@ static char *name_key(const struct name *nm, size_t *len)
 	return k;
 }
 
-static void add_name(struct sset *ss, const struct name *nm, const char *why, int changed,
-		     struct sset *names)
+/* a name in a set of names ("<kind><name>"): 1 if it is new */
+static int put_name(struct sset *ss, const struct name *nm, const char *why)
 {
 	size_t len;
 	char *k = name_key(nm, &len);
 	struct sname *e = sset_find(ss, k, len);
+	int fresh = !e;
 
-	if (!e) {
+	if (fresh) {
 		e = sset_add(ss, k, len);
 		e->data = (void *)why;
-		if (changed)
-			sset_add(names, nm->s, nm->len);
 	}
 	free(k);
+	return fresh;
+}
+
+static void pieces(struct cmp *c, int side, const struct sname *n);
+
+/* a changed name, why it is (the first reason found stays) */
+static void changed_name(struct cmp *c, const struct name *nm, const char *why)
+{
+	const struct sname *e;
+
+	if (!put_name(&c->result, nm, why))
+		return;
+	e = sset_add(&c->changed, nm->s, nm->len);
+	if (nm->kind == K_MACRO)
+		sset_add(&c->macros, nm->s, nm->len);
+	pieces(c, 0, e);
+	pieces(c, 1, e);
 }
 
 static int present(const struct sset *ss, const struct name *nm)
@@ -267,7 +285,7 @@ static void differing(struct cmp *c)
 			const struct item *it = &c->v[side].it[i];
 
 			for (k = 0; k < it->nnames; k++)
-				add_name(&c->present[side], &it->names[k], "", 0, NULL);
+				put_name(&c->present[side], &it->names[k], "");
 		}
 	}
 	for (side = 0; side < 2; side++) {
@@ -278,37 +296,59 @@ static void differing(struct cmp *c)
 				const struct name *nm = &it->names[k];
 
 				s = present(&c->present[!side], nm);
-				add_name(&c->result, nm, s ? "changed" : side ? "added" : "removed",
-					 1, &c->changed);
+				changed_name(c, nm, s ? "changed" : side ? "added" : "removed");
 			}
 		}
 	}
 }
 
-/* the changed name the paste fragment s (len) is a proper prefix or suffix of, or NULL */
-static const char *pasted(const struct cmp *c, const char *s, size_t len)
+/*
+ * The fragments of file side that can build changed name n with "##": the
+ * pieces of a cut of n into two or more fragments ("op_" and "read" of
+ * op_read, when the file pastes "op_##n" and passes "read" to that macro).
+ * Each piece remembers the smallest such name.
+ */
+static void pieces(struct cmp *c, int side, const struct sname *n)
 {
-	const char *best = NULL;
-	size_t i;
+	const struct sset *f = &c->frags[side];
+	size_t len = n->len, i, j;
+	uint8_t *fwd, *bwd;
+	struct sname *e;
 
-	for (i = 0; i < c->changed.n; i++) {
-		const struct sname *e = c->changed.by_id[i];
-
-		if (e->len <= len || (memcmp(e->s, s, len) && memcmp(e->s + e->len - len, s, len)))
-			continue;
-		if (!best || strcmp(e->s, best) < 0)
-			best = e->s;
+	if (!f->n || len > 1024)
+		return;		/* (no identifier is that long: nothing to cut) */
+	fwd = xcalloc(len + 1, 1);
+	bwd = xcalloc(len + 1, 1);
+	fwd[0] = bwd[len] = 1;
+	for (j = 1; j <= len; j++)
+		for (i = 0; i < j && !fwd[j]; i++)
+			fwd[j] = fwd[i] && j - i < len && sset_find(f, n->s + i, j - i);
+	for (i = len; i-- > 0;)
+		for (j = len; j > i && !bwd[i]; j--)
+			bwd[i] = bwd[j] && j - i < len && sset_find(f, n->s + i, j - i);
+	for (i = 0; i < len; i++) {
+		for (j = i + 1; j <= len && fwd[i]; j++) {
+			if (!bwd[j] || j - i == len || !sset_find(f, n->s + i, j - i))
+				continue;
+			e = sset_add(&c->pieces[side], n->s + i, j - i);
+			if (!e->data || strcmp(n->s, e->data) < 0)
+				e->data = (void *)n->s;
+		}
 	}
-	return best;
+	free(fwd);
+	free(bwd);
 }
 
 /*
  * The smallest changed name the item's tokens mention, or NULL: a changed
  * name, or a paste fragment of the file (side) that can build one
- * ("#define CALL(n) foo_##n()" and "CALL(bar)" both build foo_bar).
+ * ("#define CALL(n) foo_##n()" and "CALL(bar)" both build foo_bar). A
+ * directive the preprocessor reads (#if, #undef, #include) only sees the
+ * changed macros: a function's change is no change to "#ifndef name".
  */
 static const char *mentions(const struct cmp *c, int side, const struct item *it)
 {
+	int macros = it->type == IT_COND || it->type == IT_UNDEF || it->type == IT_INCLUDE;
 	const struct lexed *lx = &c->v[side].lx;
 	const char *best = NULL, *m;
 	struct sname *e;
@@ -320,8 +360,11 @@ static const char *mentions(const struct cmp *c, int side, const struct item *it
 
 		if (t->kind != T_IDENT)
 			continue;
-		e = sset_find(&c->changed, s, t->len);
-		m = e ? e->s : sset_find(&c->frags[side], s, t->len) ? pasted(c, s, t->len) : NULL;
+		e = sset_find(macros ? &c->macros : &c->changed, s, t->len);
+		if (!e && !macros && (e = sset_find(&c->pieces[side], s, t->len)))
+			m = e->data;
+		else
+			m = e ? e->s : NULL;
 		if (m && (!best || strcmp(m, best) < 0))
 			best = m;
 	}
@@ -378,7 +421,7 @@ static void spread(struct cmp *c, struct sset *whys)
 		}
 		/* (a round's findings count from the next round: each "uses" is one step) */
 		for (i = 0; i < np; i++)
-			add_name(&c->result, p[i].nm, p[i].why, 1, &c->changed);
+			changed_name(c, p[i].nm, p[i].why);
 	} while (np);
 	free(p);
 }
@@ -470,10 +513,13 @@ int cmd_changed(const char *orig, const char *new)
 			unclassified(&c.v[side], c.v[side].errline, "%s", c.v[side].err);
 	}
 	pair(&c);
-	for (side = 0; side < 2; side++)
+	for (side = 0; side < 2; side++) {
 		fragments(&c.v[side].lx, &c.frags[side]);
+		sset_init(&c.pieces[side]);
+	}
 	sset_init(&c.result);
 	sset_init(&c.changed);
+	sset_init(&c.macros);
 	sset_init(&whys);
 	differing(&c);
 	spread(&c, &whys);
@@ -482,9 +528,11 @@ int cmd_changed(const char *orig, const char *new)
 	sset_free(&whys);
 	sset_free(&c.result);
 	sset_free(&c.changed);
+	sset_free(&c.macros);
 	for (side = 0; side < 2; side++) {
 		sset_free(&c.present[side]);
 		sset_free(&c.frags[side]);
+		sset_free(&c.pieces[side]);
 	}
 out:
 	items_free(&c.v[0]);

@@ -35,6 +35,7 @@ struct decl {
 	struct item *it;
 	struct span v;		/* the declaration's tokens, directives dropped */
 	int typedef_;
+	int body;		/* a function definition: its body follows the head */
 	size_t fwd;		/* "struct foo": the tag's token, or SIZE_MAX */
 	int nest;		/* the recursion's depth: bounded, whatever the input */
 };
@@ -274,8 +275,10 @@ static void head(struct decl *d, uint32_t *out, size_t *nout)
 			i = specifier(d, i, v->n, 1);
 			continue;
 		}
-		if (depth == 0 && sp_is(v, i, "{") && !eq)
-			break;		/* a function body */
+		if (depth == 0 && sp_is(v, i, "{") && !eq) {
+			d->body = 1;	/* a function body */
+			break;
+		}
 		if (depth == 0 && (sp_is(v, i, "=") || sp_is(v, i, ",")))
 			eq = sp_is(v, i, "=");
 		if (depth == 0 && sp_is(v, i, "typedef"))
@@ -422,6 +425,23 @@ static size_t declarator(struct decl *d, const struct span *s, int *func)
 	return r + p + 1;
 }
 
+/*
+ * Parameters at s->a[i] ("(...)") that a macro's arguments would not be: a
+ * keyword or a '*' in them ("SOCK_INODE(struct socket *socket)"), or "()"
+ */
+static int real_params(const struct span *s, size_t i)
+{
+	size_t e = sp_skip(s, i), k;
+
+	if (e == i + 2)
+		return 1;
+	for (k = i + 1; k < e; k++)
+		if (sp_is(s, k, "*") || (s->lx->t[s->a[k]].kind == T_IDENT &&
+					 is_keyword(sp_text(s, k), sp_len(s, k))))
+			return 1;
+	return 0;
+}
+
 /* each declarator of h (split at ',' and cut at '=' at depth 0) named */
 static void declarators(struct decl *d, const struct span *h)
 {
@@ -436,7 +456,7 @@ static void declarators(struct decl *d, const struct span *h)
 		seg.a = h->a + start;
 		seg.n = i - start;
 		name = declarator(d, &seg, &func);
-		if (name != SIZE_MAX && func &&
+		if (name != SIZE_MAX && func && !d->body && !real_params(&seg, name + 1) &&
 		    is_upper_word(sp_text(&seg, name), sp_len(&seg, name)))
 			opaque(d, &seg, name);	/* "static DEFINE_MUTEX(lock)" */
 		else if (name != SIZE_MAX)
