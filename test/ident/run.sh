@@ -30,6 +30,7 @@ CASES=(
 	"paste-getter|0|function get_counter changed|g.c include/getter.h"
 	"paste-nested|0|function foo_widget changed|include/call.h p.c"
 	"macro-changed|0|macro MAX_ITEMS changed|table.c"
+	"counter|0|function mtu_forward changed|route.c"
 	"enum-changed|0|enumerator BLUE changed; enumerator GREEN changed; enumerator RED changed; enumerator YELLOW added; type color changed|paint.c"
 	"added|0|function new_api_hold added; macro NEW_LIMIT added|"
 	"removed|0|function old_prepare removed|"
@@ -138,6 +139,12 @@ printf '#include "include/hdr.h"\nint added(void) { return clamp_val(3, 2); }\n'
 query query-extra "added.c clamp_val names; include/hdr.h clamp_val names" "$t/inline.idx" \
 	--extra include/hdr.h="$here/cases/inline-changed/patched.h" --extra user.c="$t/user.c" \
 	--extra added.c="$t/added.c" clamp_val
+# the changed header itself read with --extra and left out with --exclude, either order
+query query-extra-excluded "added.c clamp_val names; user.c clamp_val names" "$t/inline.idx" \
+	--extra include/hdr.h="$here/cases/inline-changed/patched.h" --exclude include/hdr.h \
+	--extra added.c="$t/added.c" clamp_val
+query query-excluded-extra "added.c clamp_val names; user.c clamp_val names" "$t/inline.idx" --exclude include/hdr.h \
+	--extra include/hdr.h="$here/cases/inline-changed/patched.h" --extra added.c="$t/added.c" clamp_val
 index_tree "$here/cases/paste-getter/tree" "$t/getter" > /dev/null
 query query-paste "g.c get_counter paste-rest:counter; g.c get_counter paste:counter; include/getter.h get_counter paste-rest:get_; include/getter.h get_counter paste:get_" \
 	"$t/getter.idx" --exclude include/hdr.h get_counter
