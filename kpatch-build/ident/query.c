@@ -140,15 +140,14 @@ static int in_table(struct query *q, int tab, const char *s, size_t len)
  * some file writes it: as a token (an argument), as a fragment, or as a
  * number (the index keeps no numbers: any run of digits, as __COUNTER__ and
  * __LINE__ give, and any short number, 64, 0x1f, 32UL, is taken as written);
- * or if it is itself a fragment and a rest that can be supplied (three
- * pieces in all: deeper, the fragments, every argument of every pasting
- * macro, spell almost anything; kpatch-build/README.md says what this
- * leaves out). A
+ * two pieces in all (deeper, the fragments, every argument of every
+ * pasting macro, spell almost anything: "uts" + "nam" + "e" reaches every
+ * unit; kpatch-build/README.md says what this leaves out). A
  * fragment whose rest nothing can supply builds nothing: "e" of
  * arch/x86's "e##reg" (included by every unit) is a suffix of every name
  * that ends in e, and would make every includer a candidate.
  */
-#define FORM_DEPTH 1
+#define FORM_DEPTH 0
 #define SHORT_NUMBER 4
 static int number(const char *s, size_t len)
 {

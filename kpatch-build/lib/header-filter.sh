@@ -86,6 +86,34 @@ hf_forced_includes() {
 		sed 's|.*(srctree)/||' | sort -u
 }
 
+# the files of list $1 and every file that includes one of them, on stdout
+hf_reach() {
+	[ -s "$1" ] || return 0
+	{ cat "$1"; targeted_includers "" "$1"; } | sort -u
+}
+
+# the files that can paste a changed name, appended to $PP/reach: a unit builds
+# it from a fragment and a rest only if it reads a file with the fragment and
+# one that writes the rest (a number, or a rest that is itself a fragment:
+# the fragment's files alone)
+hf_paste_reach() {
+	local id frag r1 r2
+	while read -r id frag; do
+		awk -v id="$id" -v f="paste:$frag" '$2 == id && $3 == f { print $1 }' "$PP/named.here" > "$PP/paste.a"
+		r1=; r2=
+		[ "${id#"$frag"}" = "$id" ] || r1=${id#"$frag"}
+		[ "${id%"$frag"}" = "$id" ] || r2=${id%"$frag"}
+		awk -v id="$id" -v r1="paste-rest:$r1" -v r2="paste-rest:$r2" '$2 == id && ($3 == r1 || $3 == r2) { print $1 }' \
+			"$PP/named.here" > "$PP/paste.r"
+		if [ -s "$PP/paste.r" ]; then
+			hf_reach "$PP/paste.a" > "$PP/reach.a"
+			hf_reach "$PP/paste.r" | awk 'FILENAME == ARGV[1] { a[$1] = 1; next } ($1 in a)' "$PP/reach.a" - >> "$PP/reach"
+		else
+			hf_reach "$PP/paste.a" >> "$PP/reach"
+		fi
+	done < <(awk '$3 ~ /^paste:/ { print $2, substr($3, 7) }' "$PP/named.here" | sort -u)
+}
+
 # cut $PP/candidates to the includers that can reach a changed identifier
 # (into $PP/reached); 1 (HF_WHY set) when step 1 cannot decide
 hf_ident_step() {
@@ -95,10 +123,13 @@ hf_ident_step() {
 	hf_named || return 1
 	# (another architecture's files and the build tools' are never compiled
 	# here: through their "asm/..." names they would reach every unit)
-	awk -v karch="$KB_KARCH" '!(($1 ~ /^arch\// && index($1, "arch/" karch "/") != 1) || $1 ~ /^(tools|scripts|Documentation|usr)\//) { print $1 }' \
-		"$PP/named" | sort -u > "$PP/naming"
+	awk -v karch="$KB_KARCH" '!(($1 ~ /^arch\// && index($1, "arch/" karch "/") != 1) || $1 ~ /^(tools|scripts|Documentation|usr)\//)' \
+		"$PP/named" > "$PP/named.here"
 	# the files that name one, and every file that includes one of them
-	{ cat "$PP/naming"; targeted_includers "" "$PP/naming"; } | sort -u > "$PP/reach"
+	awk '$3 == "names" { print $1 }' "$PP/named.here" | sort -u > "$PP/naming"
+	hf_reach "$PP/naming" > "$PP/reach"
+	hf_paste_reach
+	sort -u -o "$PP/reach" "$PP/reach"
 	forced=$(hf_forced_includes | grep -Fxf - "$PP/reach" | head -n 1) || true
 	if [ -n "$forced" ]; then
 		HF_WHY="$forced, which every unit reads first (-include), reaches a file that names $(hf_some_names "$PP/names")"
