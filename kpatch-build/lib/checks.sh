@@ -32,7 +32,7 @@ find_kmod_template() {
 find_inputs() {
 	KPATCH_CACHE=${KPATCH_CACHE:-${HOME:-/root}/.cache/kpatch-ng}
 	KB_CACHE=$KPATCH_CACHE/kpatch-build
-	UNAME_R=$(uname -r)
+	host_release
 
 	find_oot_module
 	KERNELRELEASE_ARG=
@@ -44,6 +44,14 @@ find_inputs() {
 	find_srcdir
 	find_vmlinux
 	find_kobj_config
+}
+
+# UNAME_R: the running kernel's release, what uname -r prints, read from /proc
+# by a builtin (every run asks; uname is a process), uname where /proc has none
+host_release() {
+	UNAME_R=
+	{ read -r UNAME_R < /proc/sys/kernel/osrelease; } 2>/dev/null && [ -n "$UNAME_R" ] ||
+		UNAME_R=$(uname -r)
 }
 
 # -m/--oot-module: the module, its source and its name
@@ -103,7 +111,7 @@ find_vmlinux() {
 find_kobj_config() {
 	local d f
 	if [ -z "$KOBJ" ]; then
-		d=$(dirname "$VMLINUX")
+		d=${VMLINUX%/*}; d=${d:-/}	# (its directory: VMLINUX is canonical)
 		if [ -f "$d/Module.symvers" ] && [ -f "$d/Makefile" ]; then KOBJ=$d
 		elif [ -f "/lib/modules/$UNAME_R/build/Module.symvers" ]; then KOBJ=/lib/modules/$UNAME_R/build
 		else die "the booted kernel's kbuild tree (Module.symvers, Makefile) not found next to $VMLINUX; pass -k <dir>"
@@ -148,6 +156,10 @@ cfg_load() {
 cfg() { cfg_load; echo "${KCFG[$1]:-}"; }
 cfg_y() { cfg_load; [ "${KCFG[$1]:-}" = y ]; }	# is CONFIG_$1=y?
 unquote() { local v=${1#\"}; echo "${v%\"}"; }
+# cfg_unquoted VAR NAME: unquote of cfg NAME, into VAR (the checks of every run
+# ask for a few: a $(...) each is a fork)
+# (its locals are named apart from the callers' variables it sets)
+cfg_unquoted() { cfg_load; local cfgu_v=${KCFG[$2]:-}; cfgu_v=${cfgu_v#\"}; printf -v "$1" '%s' "${cfgu_v%\"}"; }
 
 # ---------------------------------------------------------------- checks
 # kernel configuration
@@ -158,25 +170,25 @@ check_config() {
 	check_arch
 }
 
-# architecture: the kernel's, from its config. KPB_ARCH (x86_64, ppc64le, s390x),
+# architecture: the kernel's, from its config (into KPB_ARCH). KPB_ARCH (x86_64, ppc64le, s390x),
 # KB_KARCH (kbuild's ARCH), KB_CROSS (CROSS_COMPILE) and KB_MAKE, the arguments
 # every kernel make of the run gets: empty for a native build, ARCH= and
 # CROSS_COMPILE= for a kernel of another architecture. ARCH and CROSS_COMPILE from
 # the environment are honoured (ARCH must name the config's architecture) and then
 # removed from it, so that they reach make only through KB_MAKE.
 arch_of_config() {
-	if cfg_y X86_64; then echo x86_64
-	elif cfg_y PPC64 && cfg_y CPU_LITTLE_ENDIAN; then echo ppc64le
-	elif cfg_y PPC64; then echo ppc64-big-endian
-	elif cfg_y S390; then echo s390x
-	elif cfg_y ARM64; then echo arm64
-	elif cfg_y X86_32 || cfg_y X86; then echo i386
-	else echo unknown
+	if cfg_y X86_64; then KPB_ARCH=x86_64
+	elif cfg_y PPC64 && cfg_y CPU_LITTLE_ENDIAN; then KPB_ARCH=ppc64le
+	elif cfg_y PPC64; then KPB_ARCH=ppc64-big-endian
+	elif cfg_y S390; then KPB_ARCH=s390x
+	elif cfg_y ARM64; then KPB_ARCH=arm64
+	elif cfg_y X86_32 || cfg_y X86; then KPB_ARCH=i386
+	else KPB_ARCH=unknown
 	fi
 }
 check_arch() {
 	local host want env_arch=${ARCH:-}
-	KPB_ARCH=$(arch_of_config)
+	arch_of_config
 	case $KPB_ARCH in
 	x86_64) KB_KARCH=x86 KB_CROSS=x86_64-linux-gnu- ;;
 	ppc64le) KB_KARCH=powerpc KB_CROSS=powerpc64le-linux-gnu- ;;
@@ -228,7 +240,15 @@ check_ftrace_mode() {
 
 # compiler
 # "gcc (Debian 12.2.0-14) 12.2.0" -> "(Debian 12.2.0-14) 12.2.0" ; same for GCC: lines
-cc_ident() { local s=$1; s=${s#GCC: }; case $s in \(*) ;; *) s=${s#* };; esac; echo "$s"; }
+cc_ident() { local cci_out; cc_ident_to cci_out "$1"; echo "$cci_out"; }
+# cc_ident_to VAR LINE: cc_ident into VAR (no fork; its local is named apart
+# from the callers' variables it sets)
+cc_ident_to() {
+	local cci_s=$2
+	cci_s=${cci_s#GCC: }
+	case $cci_s in \(*) ;; *) cci_s=${cci_s#* } ;; esac
+	printf -v "$1" '%s' "$cci_s"
+}
 # The compiler behind the wrappers of a farm: CC="ccache gcc", "distcc gcc", a
 # masquerade link (/usr/lib/distcc/gcc -> distcc) or a bare wrapper (CC=distcc runs
 # cc). Its first --version line is the compiler's identity for the cache key and the
@@ -255,30 +275,40 @@ cc_real() {
 }
 check_compiler() {
 	# the kernel's own compiler command when it is here (Debian's: gcc-12)
-	local kcc
-	kcc=$(unquote "$(cfg CC_VERSION_TEXT)"); kcc=${kcc%% *}
+	local kcc ident
+	cfg_unquoted kcc CC_VERSION_TEXT; kcc=${kcc%% *}
 	case $kcc in "${KB_CROSS}gcc"*) command -v "$kcc" >/dev/null 2>&1 || kcc= ;; *) kcc= ;; esac
 	CC_CMD=${CC:-${kcc:-${KB_CROSS}gcc}}
 	CC_REAL=$(cc_real "$CC_CMD")
-	CC_FIRST=$($CC_REAL --version 2>/dev/null | head -n1) || true
+	# (one --version run when CC is the compiler itself, no wrapper: its first
+	# line, and whether it ran; two when a wrapper is in front of it)
+	local cc_out='' cc_rc=0
+	cc_out=$($CC_REAL --version 2>/dev/null) || cc_rc=$?
+	CC_FIRST=${cc_out%%$'\n'*}
 	if [ -z "$CC_FIRST" ] && [ -n "$KB_CROSS" ] && [ -z "${CC:-}" ]; then
 		die "cross compiler '$CC_CMD' for the $KPB_ARCH kernel not found (install gcc-${KB_CROSS%-}, or set CROSS_COMPILE or CC)"
 	fi
-	$CC_CMD --version > /dev/null 2>&1 || die "compiler '$CC_CMD' not found or not runnable (set CC)"
+	if [ "$CC_REAL" != "$CC_CMD" ]; then
+		cc_rc=0
+		$CC_CMD --version > /dev/null 2>&1 || cc_rc=$?
+	fi
+	[ "$cc_rc" = 0 ] || die "compiler '$CC_CMD' not found or not runnable (set CC)"
 	[ -n "$CC_FIRST" ] || die "compiler '$CC_REAL' (of CC='$CC_CMD') not found or not runnable (set CC)"
 	if [ -n "$KB_CROSS" ]; then
 		command -v "${KB_CROSS}ld" >/dev/null || die "cross linker '${KB_CROSS}ld' for the $KPB_ARCH kernel not found (install binutils-${KB_CROSS%-})"
 	fi
 	# kpatch-cc holds every patched object to it (a farm host with another compiler)
-	CC_IDENT=$(cc_ident "$CC_FIRST")
+	cc_ident_to CC_IDENT "$CC_FIRST"
 	export KPATCH_CC_IDENT=$CC_IDENT
 	if [ "$SKIP_CC_CHECK" = 0 ]; then
-		want=$(unquote "$(cfg CC_VERSION_TEXT)")
-		if [ -n "$want" ] && [ "$(cc_ident "$want")" != "$(cc_ident "$CC_FIRST")" ]; then
+		cfg_unquoted want CC_VERSION_TEXT
+		cc_ident_to ident "$want"
+		if [ -n "$want" ] && [ "$ident" != "$CC_IDENT" ]; then
 			die "compiler mismatch: the kernel was built with '$want' (CONFIG_CC_VERSION_TEXT), '$CC_CMD' is '$CC_FIRST' (set CC, or --skip-compiler-check)"
 		fi
 		vcomment=$(readelf -p .comment "$VMLINUX" 2>/dev/null | sed -n 's/^ *\[ *[0-9a-f]*\] *//p' | grep -m1 '^GCC: ' || true)
-		if [ -n "$vcomment" ] && [ "$(cc_ident "$vcomment")" != "$(cc_ident "$CC_FIRST")" ]; then
+		cc_ident_to ident "$vcomment"
+		if [ -n "$vcomment" ] && [ "$ident" != "$CC_IDENT" ]; then
 			die "compiler mismatch: $VMLINUX was built with '${vcomment#GCC: }' (.comment), '$CC_CMD' is '$CC_FIRST' (set CC, or --skip-compiler-check)"
 		fi
 	fi
@@ -296,7 +326,7 @@ sig_enforced() {
 check_signing() {
 	SIGN=0
 	SIGFILE=$KOBJ/scripts/sign-file
-	SIGHASH=$(unquote "$(cfg MODULE_SIG_HASH)"); SIGHASH=${SIGHASH:-sha256}
+	cfg_unquoted SIGHASH MODULE_SIG_HASH; SIGHASH=${SIGHASH:-sha256}
 	if [ -n "$SIGN_KEY$SIGN_CERT" ]; then
 		[ -n "$SIGN_KEY" ] && [ -n "$SIGN_CERT" ] || die "--sign-key and --sign-cert go together (KPATCH_SIGN_KEY, KPATCH_SIGN_CERT)"
 		[ -r "$SIGN_KEY" ] || die "signing key $SIGN_KEY not found or not readable"
@@ -306,7 +336,7 @@ check_signing() {
 		return 0
 	fi
 	cfg_y MODULE_SIG || return 0
-	SIGKEY=$(unquote "$(cfg MODULE_SIG_KEY)"); SIGKEY=${SIGKEY:-certs/signing_key.pem}
+	cfg_unquoted SIGKEY MODULE_SIG_KEY; SIGKEY=${SIGKEY:-certs/signing_key.pem}
 	case $SIGKEY in /*) ;; pkcs11:*) ;; *) SIGKEY=$KOBJ/$SIGKEY ;; esac
 	SIGCERT=$KOBJ/certs/signing_key.x509
 	if [ -r "$SIGKEY" ] && [ -x "$SIGFILE" ] && [ -r "$SIGCERT" ]; then

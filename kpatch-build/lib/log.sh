@@ -100,6 +100,8 @@ logrun() { elapsed_set; echo "+ [${ELAPSED}s] $*" >> "$LOG"; "$@" >> "$LOG" 2>&1
 # command substitution) exits quietly.
 ERR_MARK=${TMPDIR:-/tmp}/kpatch-build-err.$$
 err_mark() { : > "$ERR_MARK" 2>/dev/null || true; }
+# (an rm only when there is one: most runs end without an error)
+err_mark_clear() { [ ! -e "$ERR_MARK" ] && [ ! -L "$ERR_MARK" ] || rm -f "$ERR_MARK"; }
 # the stage I (0-based) of the last N stages of the pipeline in source line $1;
 # fails when the line does not split into N stages
 pipe_stage() {
@@ -203,7 +205,13 @@ cleanup() {
 	# stop what we started (each in its own process group: setsid)
 	local pid
 	local mypg
-	mypg=$(cut -d' ' -f5 /proc/$$/stat 2>/dev/null)
+	# (the fifth field of /proc/$$/stat, as cut -d' ' -f5 gives it, by builtins)
+	mypg=
+	if { read -r mypg < /proc/$$/stat; } 2>/dev/null; then
+		local i
+		for i in 1 2 3 4; do mypg=${mypg#* }; done
+		mypg=${mypg%% *}
+	fi
 	[ -z "${PROGRESS_PID:-}" ] || kill "$PROGRESS_PID" 2>/dev/null
 	for pid in ${BUILD_PID:-} "${PIDS[@]}" "${GPIDS[@]}"; do
 		[ -n "$pid" ] && [ "$pid" != "${mypg:-}" ] && [ "$pid" != $$ ] || continue
@@ -218,7 +226,7 @@ cleanup() {
 			rm -rf "$SCRATCH"
 		fi
 	fi
-	rm -f "$ERR_MARK"
+	err_mark_clear
 	exit $rc
 }
 on_signal() {

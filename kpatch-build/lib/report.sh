@@ -160,7 +160,8 @@ report_emit() {	# FORMAT FILE META: write FILE atomically
 # the report paths are made absolute at the start (the build changes directories)
 report_setup() {
 	local f
-	REPORT_STARTED=$(date -u +%FT%TZ)
+	# (date -u +%FT%TZ, by bash's printf: no process; TZ for it alone)
+	TZ=UTC0 printf -v REPORT_STARTED '%(%FT%TZ)T' -1
 	for f in REPORT_JSON REPORT_DOT; do
 		[ -n "${!f}" ] || continue
 		case ${!f} in /*) ;; *) printf -v "$f" '%s/%s' "$PWD" "${!f}" ;; esac

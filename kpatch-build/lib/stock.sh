@@ -52,8 +52,25 @@ stock_pkg_version() {
 	v=$(apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n1)
 	[ -n "$v" ] && [ "$v" != "(none)" ] && echo "$v"
 }
+# the version of the image package of release $1, as stock_pkg_version of
+# linux-image-$1, else of linux-image-$1-unsigned, gives it; apt is asked about
+# both in one apt-cache call (a call reads every package list: 3-4 s on a
+# system that keeps no binary cache of them, as Debian's container images)
 stock_image_version() {
-	stock_pkg_version "linux-image-$1" || stock_pkg_version "linux-image-$1-unsigned"
+	local img=linux-image-$1 v p cand_img='' cand_uns=''
+	v=$(dpkg-query -W -f='${Version}' "$img" 2>/dev/null) && [ -n "$v" ] && { echo "$v"; return 0; }
+	# (each package's first Candidate line, as sed | head -n1 read one package's)
+	while read -r p v; do
+		case $p in
+		"$img") cand_img=${cand_img:-$v} ;;
+		"$img-unsigned") cand_uns=${cand_uns:-$v} ;;
+		esac
+	done < <(apt-cache policy "$img" "$img-unsigned" 2>/dev/null |
+		awk '/^[^ ].*:$/ { pkg = substr($0, 1, length($0) - 1); next }
+		     sub(/^ *Candidate: */, "") { print pkg, $0 }' || true)
+	[ -n "$cand_img" ] && [ "$cand_img" != "(none)" ] && { echo "$cand_img"; return 0; }
+	v=$(dpkg-query -W -f='${Version}' "$img-unsigned" 2>/dev/null) && [ -n "$v" ] && { echo "$v"; return 0; }
+	[ -n "$cand_uns" ] && [ "$cand_uns" != "(none)" ] && echo "$cand_uns"
 }
 
 # "SIZE SHA256" of package $1 at version $2, as apt's index gives them

@@ -144,7 +144,6 @@ fi
 if want source-changed-rebuild; then
 	# an in-place edit of the source after the cached build is noticed
 	cp -a "$S" "$T/src2"
-	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2a "$T/p/noapply.patch"
 	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2b "$T/p/cmdline.patch"
 	sleep 1; touch "$T/src2/kernel/fork.c"
 	kpb -s "$T/src2" -c "$B/.config" -v "$B/vmlinux" -o "$T/o" -n s2c "$T/p/cmdline.patch"

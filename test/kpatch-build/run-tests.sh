@@ -291,12 +291,16 @@ if want compiler-cc-env2; then
 fi
 expect patch-noapply nz "error: patch .*noapply.patch does not apply" "${STD[@]}" "$T/p/noapply.patch"
 want patch-noapply && { one_line_error || fail patch-noapply-one-line "error is not one line" "$OUT"; }
+# (each refusal's one-line check reads the output of its run: the same command)
 expect refuse-asm nz "error: .*changes assembly source arch/x86/entry/entry_64.S" "${STD[@]}" "$T/p/asm.patch"
+want refuse-asm && { one_line_error || fail refuse-asm-one-line "not one line" "$OUT"; }
 expect refuse-vdso nz "error: .*changes vdso code arch/x86/entry/vdso/vclock_gettime.c" "${STD[@]}" "$T/p/vdso.patch"
+want refuse-vdso && { one_line_error || fail refuse-vdso-one-line "not one line" "$OUT"; }
 expect refuse-boot nz "error: .*changes early boot code arch/x86/boot/main.c" "${STD[@]}" "$T/p/boot.patch"
+want refuse-boot && { one_line_error || fail refuse-boot-one-line "not one line" "$OUT"; }
 expect refuse-makefile nz "error: .*changes build file kernel/Makefile" "${STD[@]}" "$T/p/makefile.patch"
+want refuse-makefile && { one_line_error || fail refuse-makefile-one-line "not one line" "$OUT"; }
 expect refuse-bc nz "error: .*changes kernel/time/timeconst.bc, from which kbuild generates a header .timeconst.h. that the patched objects cannot see" "${STD[@]}" "$T/p/bc.patch"
-for t in asm vdso boot makefile; do want "refuse-$t" && { kpb "${STD[@]}" "$T/p/$t.patch"; one_line_error || fail "refuse-$t-one-line" "not one line" "$OUT"; }; done
 if want unclean-tree; then
 	touch "$S/.config"
 	kpb "${STD[@]}" "$T/p/cmdline.patch"
