@@ -225,19 +225,11 @@ skip { next }
 	for (i = 1; i <= n; i++) if (t[i] in want) { print t[i]; exit }
 }'
 
-# cut $SCRATCH/targets.incl ("<source> <parent>") to the objects that may change
-targeted_header_filter() {
-	local PP=$SCRATCH/pp t0=$SECONDS s p o n=0 nocmd=() rc total made="" mode=${KPB_HEADER_FILTER:-1}
-	PP_COMPARE=$(find_tool kpatch-pp-compare) || fail "kpatch-pp-compare not found (run 'make' in the kpatch-ng tree)"
-	rm -rf "$PP"; mkdir -p "$PP/jobs" || fail "cannot create $PP"
-	# the changed .c files' own objects are built anyway (the first file of each
-	# awk below may be empty: FILENAME, not NR == FNR, tells which one is read)
-	[ -f "$SCRATCH/targets.src" ] || : > "$SCRATCH/targets.src"
-	awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$SCRATCH/targets.incl" > "$PP/candidates"
-	total=$(wc -l < "$PP/candidates")
-	[ "$total" -gt 0 ] || return 0
-	# step 1: the includers that can reach what the hunks change (check: all
-	# go on to step 2, and step 1's set is held to its verdicts)
+# step 1 (mode $1, KPB_HEADER_FILTER's): $PP/candidates cut to the includers
+# that can reach what the hunks change (check: all go on to step 2, and step
+# 1's set is held to its verdicts); the plan line, and each one set aside in the log
+hf_step1() {
+	local mode=$1 s p
 	HF_MODE=full HF_WHY="KPB_HEADER_FILTER=$mode"
 	if [ "$mode" != full ] && hf_ident_step; then
 		HF_MODE=fast
@@ -253,6 +245,20 @@ targeted_header_filter() {
 		echo "ident ${s%.c}.o ($p) set aside: reaches none of the changed identifiers"
 	done < <(awk 'FILENAME == ARGV[1] { c[$1] = 1; next } !($1 in c)' "$PP/candidates" "$SCRATCH/targets.incl" |
 		awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" -) >> "$LOG"
+}
+
+# cut $SCRATCH/targets.incl ("<source> <parent>") to the objects that may change
+targeted_header_filter() {
+	local PP=$SCRATCH/pp t0=$SECONDS s p o n=0 nocmd=() rc total made=""
+	PP_COMPARE=$(find_tool kpatch-pp-compare) || fail "kpatch-pp-compare not found (run 'make' in the kpatch-ng tree)"
+	rm -rf "$PP"; mkdir -p "$PP/jobs" || fail "cannot create $PP"
+	# the changed .c files' own objects are built anyway (the first file of each
+	# awk below may be empty: FILENAME, not NR == FNR, tells which one is read)
+	[ -f "$SCRATCH/targets.src" ] || : > "$SCRATCH/targets.src"
+	awk 'FILENAME == ARGV[1] { own[$1] = 1; next } !($1 in own)' "$SCRATCH/targets.src" "$SCRATCH/targets.incl" > "$PP/candidates"
+	total=$(wc -l < "$PP/candidates")
+	[ "$total" -gt 0 ] || return 0
+	hf_step1 "${KPB_HEADER_FILTER:-1}"
 	total=$(wc -l < "$PP/candidates")
 	if [ "$total" -eq 0 ]; then
 		targeted_pp_verdicts "$PP" 0 0 "$t0" ""
