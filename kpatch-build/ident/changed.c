@@ -302,41 +302,26 @@ static void differing(struct cmp *c)
 	}
 }
 
-/*
- * The fragments of file side that can build changed name n with "##": the
- * pieces of a cut of n into two or more fragments ("op_" and "read" of
- * op_read, when the file pastes "op_##n" and passes "read" to that macro).
- * Each piece remembers the smallest such name.
- */
+struct piece_ctx {
+	struct sset *pieces;
+	const char *name;
+};
+
+static void add_piece(void *ctx, const char *s, size_t len)
+{
+	struct piece_ctx *pc = ctx;
+	struct sname *e = sset_add(pc->pieces, s, len);
+
+	if (!e->data || strcmp(pc->name, e->data) < 0)
+		e->data = (void *)pc->name;
+}
+
+/* the fragments of file side that can build changed name n, each with the smallest such name */
 static void pieces(struct cmp *c, int side, const struct sname *n)
 {
-	const struct sset *f = &c->frags[side];
-	size_t len = n->len, i, j;
-	uint8_t *fwd, *bwd;
-	struct sname *e;
+	struct piece_ctx pc = { .pieces = &c->pieces[side], .name = n->s };
 
-	if (!f->n || len > 1024)
-		return;		/* (no identifier is that long: nothing to cut) */
-	fwd = xcalloc(len + 1, 1);
-	bwd = xcalloc(len + 1, 1);
-	fwd[0] = bwd[len] = 1;
-	for (j = 1; j <= len; j++)
-		for (i = 0; i < j && !fwd[j]; i++)
-			fwd[j] = fwd[i] && j - i < len && sset_find(f, n->s + i, j - i);
-	for (i = len; i-- > 0;)
-		for (j = len; j > i && !bwd[i]; j--)
-			bwd[i] = bwd[j] && j - i < len && sset_find(f, n->s + i, j - i);
-	for (i = 0; i < len; i++) {
-		for (j = i + 1; j <= len && fwd[i]; j++) {
-			if (!bwd[j] || j - i == len || !sset_find(f, n->s + i, j - i))
-				continue;
-			e = sset_add(&c->pieces[side], n->s + i, j - i);
-			if (!e->data || strcmp(n->s, e->data) < 0)
-				e->data = (void *)n->s;
-		}
-	}
-	free(fwd);
-	free(bwd);
+	paste_pieces(&c->frags[side], n->s, n->len, add_piece, &pc);
 }
 
 /*
@@ -470,32 +455,6 @@ static void print(const struct cmp *c)
 	free(lines);
 }
 
-static uint32_t no_mask(void *ctx, const char *s, size_t len)
-{
-	return 0;
-}
-
-static void add_frag(void *ctx, const char *s, size_t len)
-{
-	sset_add(ctx, s, len);
-}
-
-/*
- * The file's paste fragments, with its own paste macros only: the tree's
- * (an index's) are not known here. A paste through a macro of another
- * header (__PASTE) is in the index's fragments of this file.
- */
-static void fragments(const struct lexed *lx, struct sset *frags)
-{
-	struct paste_scope ps;
-
-	sset_init(frags);
-	paste_scope_init(&ps, lx, no_mask, NULL);
-	define_fragments(lx, add_frag, frags);
-	invocation_fragments(lx, paste_scope_mask, &ps, add_frag, frags);
-	paste_scope_free(&ps);
-}
-
 int cmd_changed(const char *orig, const char *new)
 {
 	struct cmp c;
@@ -514,7 +473,7 @@ int cmd_changed(const char *orig, const char *new)
 	}
 	pair(&c);
 	for (side = 0; side < 2; side++) {
-		fragments(&c.v[side].lx, &c.frags[side]);
+		own_fragments(&c.v[side].lx, &c.frags[side]);
 		sset_init(&c.pieces[side]);
 	}
 	sset_init(&c.result);

@@ -15,7 +15,8 @@
  *               and what uses them in the file
  *   macro.c     a #define read for token pasting: its parameters, what it
  *               pastes, the macros its body passes parameters to
- *   paste.c     a file's paste fragments, given the paste macros
+ *   paste.c     a file's paste fragments, given the paste macros; the
+ *               fragments a name can be cut into
  *   index.c     `index`: every file lexed, the paste macros to a fixpoint
  *   store.c     the index file: written, mapped and checked
  *   query.c     `query`: the files that can reach an identifier
@@ -224,6 +225,8 @@ struct paste_scope {
 void paste_scope_init(struct paste_scope *ps, const struct lexed *lx, mask_fn global, void *gctx);
 uint32_t paste_scope_mask(void *ps, const char *s, size_t len);
 void paste_scope_free(struct paste_scope *ps);
+void own_fragments(const struct lexed *lx, struct sset *frags);
+void paste_pieces(const struct sset *frags, const char *s, size_t len, word_fn fn, void *ctx);
 
 /* --------------------------------------------------------------- store.c */
 struct index_out {

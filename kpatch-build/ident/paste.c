@@ -181,3 +181,60 @@ void paste_scope_free(struct paste_scope *ps)
 {
 	sset_free(&ps->local);
 }
+
+static uint32_t no_mask(void *ctx, const char *s, size_t len)
+{
+	return 0;
+}
+
+static void add_frag(void *ctx, const char *s, size_t len)
+{
+	sset_add(ctx, s, len);
+}
+
+/*
+ * A file's paste fragments with its own paste macros only (changed.c has no
+ * index: a paste through a macro of another header, __PASTE, is in the
+ * index's fragments of the file).
+ */
+void own_fragments(const struct lexed *lx, struct sset *frags)
+{
+	struct paste_scope ps;
+
+	sset_init(frags);
+	paste_scope_init(&ps, lx, no_mask, NULL);
+	define_fragments(lx, add_frag, frags);
+	invocation_fragments(lx, paste_scope_mask, &ps, add_frag, frags);
+	paste_scope_free(&ps);
+}
+
+/*
+ * fn for each fragment of frags that can build name s (len) with "##": the
+ * pieces of a cut of s into two or more fragments ("op_" and "read" of
+ * op_read, when the file pastes "op_##n" and passes "read" to that macro).
+ * Forward, the cuts reach a position from the start; backward, the end
+ * from it: a piece between two such positions is in a whole cut.
+ */
+void paste_pieces(const struct sset *frags, const char *s, size_t len, word_fn fn, void *ctx)
+{
+	uint8_t *fwd, *bwd;
+	size_t i, j;
+
+	if (!frags->n || len > 1024)
+		return;		/* (no identifier is that long: nothing to cut) */
+	fwd = xcalloc(len + 1, 1);
+	bwd = xcalloc(len + 1, 1);
+	fwd[0] = bwd[len] = 1;
+	for (j = 1; j <= len; j++)
+		for (i = 0; i < j && !fwd[j]; i++)
+			fwd[j] = fwd[i] && j - i < len && sset_find(frags, s + i, j - i);
+	for (i = len; i-- > 0;)
+		for (j = len; j > i && !bwd[i]; j--)
+			bwd[i] = bwd[j] && j - i < len && sset_find(frags, s + i, j - i);
+	for (i = 0; i < len; i++)
+		for (j = i + 1; j <= len && fwd[i]; j++)
+			if (bwd[j] && j - i < len && sset_find(frags, s + i, j - i))
+				fn(ctx, s + i, j - i);
+	free(fwd);
+	free(bwd);
+}
