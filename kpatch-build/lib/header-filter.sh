@@ -32,13 +32,17 @@
 HF_UNIT_SECONDS=5
 
 # ---------------------------------------------------------------- identifier step
-# the identifier index of the source tree, once per source (next to the
-# include index, keyed by the same marker)
+# the identifier index of the source tree, once per source and kpatch-ident
+# (next to the include index, keyed by the same marker and by the tool, whose
+# fragments it holds: another tool's index is removed)
 hf_ident_index() {
-	local t0=$SECONDS out
-	IDENT_INDEX=$KPATCH_CACHE/src/.$(basename "$SRCDIR").idents
+	local t0=$SECONDS out base tool
+	base=$KPATCH_CACHE/src/.$(basename "$SRCDIR").idents
+	tool=$(sha256sum < "$IDENT" | cut -c1-12) || return 1
+	IDENT_INDEX=$base-$tool
 	[ -s "$IDENT_INDEX" ] && [ "$IDENT_INDEX" -nt "$KPATCH_CACHE/src/.$(basename "$SRCDIR").complete" ] && return 0
-	info "indexing the identifiers of $SRCDIR (once per source)"
+	find "$(dirname "$base")" -maxdepth 1 -name "$(basename "$base")*" ! -name '*.tmp' -delete 2>/dev/null || true
+	info "indexing the identifiers of $SRCDIR (once per source and kpatch-ident)"
 	(cd "$SRCDIR" && find . -type f -name '*.[ch]' | sed 's|^\./||') > "$PP/ident-files" || return 1
 	out=$("$IDENT" index "$SRCDIR" "$PP/ident-files" "$IDENT_INDEX" 2>> "$LOG") || return 1
 	info "identifier index: $out ($((SECONDS - t0))s)"
