@@ -157,8 +157,8 @@ cfg() { cfg_load; echo "${KCFG[$1]:-}"; }
 cfg_y() { cfg_load; [ "${KCFG[$1]:-}" = y ]; }	# is CONFIG_$1=y?
 unquote() { local v=${1#\"}; echo "${v%\"}"; }
 # cfg_unquoted VAR NAME: unquote of cfg NAME, into VAR (the checks of every run
-# ask for a few: a $(...) each is a fork)
-# (its locals are named apart from the callers' variables it sets)
+# ask for a few: a $(...) each is a fork); its local is named apart from the
+# callers' variables it sets
 cfg_unquoted() { cfg_load; local cfgu_v=${KCFG[$2]:-}; cfgu_v=${cfgu_v#\"}; printf -v "$1" '%s' "${cfgu_v%\"}"; }
 
 # ---------------------------------------------------------------- checks
@@ -170,10 +170,11 @@ check_config() {
 	check_arch
 }
 
-# architecture: the kernel's, from its config (into KPB_ARCH). KPB_ARCH (x86_64, ppc64le, s390x),
-# KB_KARCH (kbuild's ARCH), KB_CROSS (CROSS_COMPILE) and KB_MAKE, the arguments
-# every kernel make of the run gets: empty for a native build, ARCH= and
-# CROSS_COMPILE= for a kernel of another architecture. ARCH and CROSS_COMPILE from
+# architecture: the kernel's, from its config (arch_of_config sets KPB_ARCH:
+# x86_64, ppc64le, s390x, ...). KB_KARCH (kbuild's ARCH), KB_CROSS
+# (CROSS_COMPILE) and KB_MAKE, the arguments every kernel make of the run gets:
+# empty for a native build, ARCH= and CROSS_COMPILE= for a kernel of another
+# architecture. ARCH and CROSS_COMPILE from
 # the environment are honoured (ARCH must name the config's architecture) and then
 # removed from it, so that they reach make only through KB_MAKE.
 arch_of_config() {
